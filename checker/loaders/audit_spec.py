@@ -1,0 +1,124 @@
+"""Load ``audits/`` (the compliance tests' audit.config files and spec.yaml pass criteria).
+
+The directory is located relative to the repository for now; packaging will move it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+from pydantic import ValidationError
+
+from checker.diagnostics import MlpcError
+from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
+
+AUDITS_DIR = Path(__file__).resolve().parents[2] / "audits"
+
+
+def _read_yaml(path: Path) -> object:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return yaml.safe_load(handle)
+    except OSError as exc:
+        raise MlpcError(f"{path}: cannot read audit spec: {exc.strerror or exc}") from None
+    except yaml.YAMLError as exc:
+        raise MlpcError(f"{path}: invalid YAML: {exc}") from None
+
+
+@lru_cache(maxsize=None)
+def load_test_spec(test: str, audits_dir: str | None = None) -> TestSpec:
+    if test not in TEST_NAMES:
+        raise MlpcError(f"unknown compliance test {test!r}; known: {', '.join(TEST_NAMES)}")
+    base = Path(audits_dir) if audits_dir else AUDITS_DIR
+    path = base / test / "spec.yaml"
+    try:
+        spec = TestSpec.model_validate(_read_yaml(path))
+    except ValidationError as exc:
+        raise MlpcError(f"{path}: {exc}") from None
+    if spec.test != test:
+        raise MlpcError(f"{path}: declares test {spec.test!r}, expected {test!r}")
+    return spec
+
+
+@lru_cache(maxsize=None)
+def load_rounds(audits_dir: str | None = None) -> RoundsFile:
+    base = Path(audits_dir) if audits_dir else AUDITS_DIR
+    path = base / "rounds.yaml"
+    try:
+        return RoundsFile.model_validate(_read_yaml(path))
+    except ValidationError as exc:
+        raise MlpcError(f"{path}: {exc}") from None
+
+
+def known_rounds(audits_dir: str | None = None) -> list[str]:
+    return sorted(load_rounds(audits_dir).rounds)
+
+
+@lru_cache(maxsize=None)
+def load_round_spec(round_name: str, audits_dir: str | None = None) -> RoundAuditSpec:
+    """The audit spec of one round; an unknown round is a hard error (no fallback)."""
+    rounds = load_rounds(audits_dir)
+    if round_name not in rounds.rounds:
+        raise MlpcError(f"unknown round {round_name!r}; known: {', '.join(sorted(rounds.rounds))}")
+    tests = {}
+    for test in TEST_NAMES:
+        spec = load_test_spec(test, audits_dir)
+        if round_name in spec.rounds:
+            tests[test] = spec.rounds[round_name]
+    return RoundAuditSpec(
+        round=round_name,
+        info=rounds.rounds[round_name],
+        tests=tests,
+        loadgen_model_names=rounds.loadgen_model_names,
+    )
+
+
+def audit_config_path(test: str, audits_dir: str | None = None) -> Path:
+    base = Path(audits_dir) if audits_dir else AUDITS_DIR
+    return base / test / "audit.config"
+
+
+def parse_audit_config(text: str) -> list[tuple[str, str, str, str]]:
+    """``model.scenario.key = value`` lines -> (model, scenario, key, value); comments skipped."""
+    entries = []
+    for raw in text.splitlines():
+        line = raw.split("#", 1)[0].strip()
+        if not line or "=" not in line:
+            continue
+        left, _, value = line.partition("=")
+        parts = left.strip().split(".")
+        if len(parts) < 3:
+            continue
+        # model names may contain dots (llama3.1-8b): the last two parts are scenario and key
+        model, scenario, key = ".".join(parts[:-2]), parts[-2], parts[-1]
+        entries.append((model, scenario, key, value.strip()))
+    return entries
+
+
+def read_audit_config(test: str, audits_dir: str | None = None) -> list[tuple[str, str, str, str]]:
+    path = audit_config_path(test, audits_dir)
+    try:
+        return parse_audit_config(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise MlpcError(f"{path}: cannot read audit.config: {exc.strerror or exc}") from None
+
+
+def resolve_audit_settings(
+    entries: list[tuple[str, str, str, str]], model: str, scenario: str
+) -> dict[str, str]:
+    """Effective settings for (LoadGen model, scenario): specific lines beat wildcards."""
+
+    def rank(entry: tuple[str, str, str, str]) -> int:
+        return (entry[0] != "*") * 2 + (entry[1] != "*")
+
+    out: dict[str, tuple[int, str]] = {}
+    for entry in entries:
+        m, s, key, value = entry
+        if m not in ("*", model) or s not in ("*", scenario):
+            continue
+        r = rank(entry)
+        if key not in out or r >= out[key][0]:
+            out[key] = (r, value)
+    return {key: value for key, (_, value) in out.items()}

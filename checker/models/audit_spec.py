@@ -1,0 +1,135 @@
+"""Strict pydantic models of ``audits/``: the compliance tests' files and pass criteria per round.
+
+``audits/TEST0x/spec.yaml`` loads into :class:`TestSpec`, ``audits/rounds.yaml`` into
+:class:`RoundsFile`. Unknown keys are errors (``extra='forbid'``); numbers live in the YAML.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+SCENARIOS = ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")
+TEST_NAMES = ("TEST01", "TEST04", "TEST05", "TEST06")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Seeds(_Strict):
+    qsl_rng_seed: int
+    sample_index_rng_seed: int
+    schedule_rng_seed: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "qsl_rng_seed": self.qsl_rng_seed,
+            "sample_index_rng_seed": self.sample_index_rng_seed,
+            "schedule_rng_seed": self.schedule_rng_seed,
+        }
+
+
+class RoundInfo(_Strict):
+    seeds: Seeds
+    test05_seeds: Seeds | None = None
+    accuracy_log_rng_seed: int
+    model_aliases: dict[str, str] = Field(default_factory=dict)
+
+
+class RoundsFile(_Strict):
+    rounds: dict[str, RoundInfo]
+    loadgen_model_names: dict[str, str]
+
+
+class DirFileSet(_Strict):
+    """A directory whose file set must be exactly ``required`` (+ ``optional``)."""
+
+    required: list[str]
+    optional: list[str] = Field(default_factory=list)
+    required_if_not_deterministic: list[str] = Field(default_factory=list)
+
+
+class FileRules(_Strict):
+    required: list[str]
+    recommended: list[str] = Field(default_factory=list)
+    exact_dirs: dict[str, DirFileSet] = Field(default_factory=dict)
+
+
+class PerformanceRule(_Strict):
+    """How a test run's score is compared with the submission run's score."""
+
+    direction: Literal["two-sided", "not-faster", "not-worse"]
+    threshold_pct: float = Field(gt=0)
+    relaxed_threshold_pct: float = Field(gt=0)
+    relax_when_reference_at_most: dict[str, float] = Field(default_factory=dict)
+    relax_after_conversion: bool = False
+    latency_as_throughput: bool = False
+    inclusive_bounds: bool = False
+    require_valid: bool = True
+    seeds: Literal["submission", "test05"] = "submission"
+    score_keys: dict[str, list[str]]
+
+    @field_validator("relax_when_reference_at_most", "score_keys")
+    @classmethod
+    def _known_scenarios(cls, value: dict) -> dict:
+        unknown = sorted(set(value) - set(SCENARIOS))
+        if unknown:
+            raise ValueError(f"unknown scenario(s): {unknown}")
+        return value
+
+
+class AccuracyRule(_Strict):
+    """TEST01: deterministic comparison and the non-deterministic fallback."""
+
+    min_matched: int = 1
+    default_delta_pct: float
+    delta_pct_99_9: float
+    delta_pct_overrides: dict[str, dict[str, float]] = Field(default_factory=dict)
+    metric_lookup: Literal["full-name", "first-character"]
+    metrics: dict[str, list[str]]
+    patterns: dict[str, str]
+
+
+class LlmOutputRule(_Strict):
+    """TEST06: EOS, first-token and length checks."""
+
+    eos_token_id: dict[str, int]
+    official_first_token_skip_scenarios: list[str]
+    strict_first_token_skip_scenarios: list[str]
+    default_dtype_bytes: Literal[4, 8] = 8
+
+
+class TestRound(_Strict):
+    models: list[str]
+    files: FileRules
+    verify_file: str
+    performance: PerformanceRule | None = None
+    audit_settings: dict[str, int | bool | float | str] = Field(default_factory=dict)
+    accuracy: AccuracyRule | None = None
+    llm_output: LlmOutputRule | None = None
+
+
+class TestSpec(_Strict):
+    test: Literal["TEST01", "TEST04", "TEST05", "TEST06"]
+    name: str
+    summary: str
+    rounds: dict[str, TestRound]
+
+
+class RoundAuditSpec(_Strict):
+    """Everything the compliance verification needs for one round (assembled by the loader)."""
+
+    round: str
+    info: RoundInfo
+    tests: dict[str, TestRound]  # only the tests that exist in this round
+    loadgen_model_names: dict[str, str]
+
+    def mlperf_model(self, model_dir: str) -> str:
+        """Map a result directory's model name (``resnet50``) to the mlperf name (``resnet``)."""
+        return self.info.model_aliases.get(model_dir, model_dir)
+
+    def tests_for(self, model_dir: str) -> list[str]:
+        model = self.mlperf_model(model_dir)
+        return sorted(name for name, spec in self.tests.items() if model in spec.models)
