@@ -1,0 +1,592 @@
+"""Pure verification of the compliance tests TEST01, TEST04, TEST05 and TEST06 from raw inputs.
+
+No IO here: callers pass parsed summary logs (``dict`` from ``parse_summary_log``), detail-log
+values, accuracy-log entries and file texts. Each function returns a frozen verdict that carries
+the figures it compared and the reasons for a failure, so that callers can turn it into findings
+or print it.
+
+Where the official tools are lenient or buggy, the verdict carries both readings:
+
+- TEST01 outputs: ``passed`` compares whole output arrays; ``official_passed`` compares only the
+  first decoded element, like ``verify_accuracy.py``.
+- TEST01 fallback: ``passed`` uses the documented per-metric deltas; ``official_passed`` looks the
+  delta up the way the round's checker does (v5.0/v5.1 pass only the metric's first character,
+  so the SDXL overrides never apply).
+- TEST06: ``passed`` scans every sample for repeated trailing EOS and accepts a skipped
+  first-token check only in Offline; ``official_passed`` reproduces ``run_verification.py``
+  (EOS scan returns for the whole log at the first repeated-EOS sample; "Skipped" anywhere).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping
+
+from checker.models.audit_spec import AccuracyRule, LlmOutputRule, PerformanceRule
+
+LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
+SEED_KEYS = ("qsl_rng_seed", "sample_index_rng_seed", "schedule_rng_seed")
+
+
+# --------------------------------------------------------------------------- performance
+
+
+@dataclass(frozen=True)
+class PerfVerdict:
+    """TEST01/04/05 performance comparison of a test run against the submission run."""
+
+    test: str
+    scenario: str | None
+    passed: bool
+    reference_score: float | None = None  # as read from the summary (latency in ns or throughput)
+    test_score: float | None = None
+    compared_reference: float | None = None  # after the latency -> throughput conversion, if any
+    compared_test: float | None = None
+    threshold_pct: float | None = None
+    lower_bound: float | None = None
+    upper_bound: float | None = None
+    score_key: str | None = None
+    reasons: tuple[str, ...] = ()
+
+
+def summary_score(summary: Mapping[str, str], scenario: str, rule: PerformanceRule) -> tuple[float | None, str | None]:
+    """The score the official ``verify_performance.py`` reads for ``scenario`` (first key present)."""
+    for key in rule.score_keys.get(scenario, []):
+        raw = summary.get(key)
+        if raw is None:
+            continue
+        try:
+            return float(raw.split()[0]), key
+        except (ValueError, IndexError):
+            return None, key
+    return None, None
+
+
+def _summary_scenario(summary: Mapping[str, str]) -> str | None:
+    value = summary.get("Scenario")
+    return value.strip() if isinstance(value, str) and value.strip() else None
+
+
+def verify_performance(
+    test: str,
+    rule: PerformanceRule,
+    reference_summary: Mapping[str, str],
+    test_summary: Mapping[str, str],
+    scenario: str | None = None,
+) -> PerfVerdict:
+    """Compare the test run's score with the submission run's score under ``rule``.
+
+    ``scenario`` defaults to the reference summary's ``Scenario`` line.
+    """
+    reasons: list[str] = []
+    ref_scenario = _summary_scenario(reference_summary)
+    test_scenario = _summary_scenario(test_summary)
+    scenario = scenario or ref_scenario or test_scenario
+    if ref_scenario and test_scenario and ref_scenario != test_scenario:
+        reasons.append(f"scenario differs: reference {ref_scenario}, test {test_scenario}")
+    if rule.require_valid:
+        for label, summary in (("test", test_summary), ("reference", reference_summary)):
+            validity = (summary.get("Result is") or "").strip()
+            if validity != "VALID":
+                reasons.append(f"{label} run is {validity or 'without a result line'} (must be VALID)")
+    if scenario is None or scenario not in rule.score_keys:
+        reasons.append(f"no score defined for scenario {scenario!r}")
+        return PerfVerdict(test, scenario, False, reasons=tuple(reasons))
+    ref, key = summary_score(reference_summary, scenario, rule)
+    value, test_key = summary_score(test_summary, scenario, rule)
+    if ref is None or value is None or ref <= 0 or value <= 0:
+        if ref is None or ref <= 0:
+            reasons.append(f"reference score missing or not positive ({', '.join(rule.score_keys[scenario])})")
+        if value is None or value <= 0:
+            reasons.append(f"test score missing or not positive ({', '.join(rule.score_keys[scenario])})")
+        return PerfVerdict(test, scenario, False, ref, value, score_key=key or test_key, reasons=tuple(reasons))
+
+    latency = scenario in LATENCY_SCENARIOS
+    cref, ctest = ref, value
+    if rule.latency_as_throughput and latency:
+        cref, ctest = 1e9 / ref, 1e9 / value
+        latency = False
+    threshold = rule.threshold_pct
+    limit = rule.relax_when_reference_at_most.get(scenario)
+    if limit is not None:
+        probe = cref if rule.relax_after_conversion else ref
+        if probe <= limit:
+            threshold = rule.relaxed_threshold_pct
+    t = threshold / 100.0
+
+    def below(a: float, b: float) -> bool:
+        return a <= b if rule.inclusive_bounds else a < b
+
+    lower = upper = None
+    if rule.direction == "two-sided":
+        lower, upper = cref * (1 - t), cref * (1 + t)
+        ok = below(lower, ctest) and below(ctest, upper)
+    elif rule.direction == "not-faster":
+        upper = cref * (1 + t)
+        ok = below(ctest, upper)
+    else:  # not-worse
+        if latency:
+            upper = cref * (1 + t)
+            ok = below(ctest, upper)
+        else:
+            lower = cref * (1 - t)
+            ok = below(lower, ctest)
+    if not ok:
+        bounds = []
+        if lower is not None:
+            bounds.append(f"> {lower:.6g}")
+        if upper is not None:
+            bounds.append(f"< {upper:.6g}")
+        reasons.append(
+            f"test score {ctest:.6g} outside {' and '.join(bounds)} "
+            f"(reference {cref:.6g}, threshold {threshold:g}%, {rule.direction})"
+        )
+    return PerfVerdict(
+        test=test,
+        scenario=scenario,
+        passed=not reasons,
+        reference_score=ref,
+        test_score=value,
+        compared_reference=cref,
+        compared_test=ctest,
+        threshold_pct=threshold,
+        lower_bound=lower,
+        upper_bound=upper,
+        score_key=key,
+        reasons=tuple(reasons),
+    )
+
+
+# --------------------------------------------------------------------------- seeds and settings
+
+
+@dataclass(frozen=True)
+class SettingMismatch:
+    key: str
+    expected: object
+    actual: object
+
+
+def compare_seeds(detail_values: Mapping[str, object], expected: Mapping[str, int]) -> list[SettingMismatch]:
+    """``effective_<seed>`` of a detail log against the expected seed triple."""
+    out = []
+    for name in SEED_KEYS:
+        if name not in expected:
+            continue
+        actual = detail_values.get(f"effective_{name}")
+        if actual != expected[name]:
+            out.append(SettingMismatch(f"effective_{name}", expected[name], actual))
+    return out
+
+
+def compare_settings(detail_values: Mapping[str, object], expected: Mapping[str, object]) -> list[SettingMismatch]:
+    """Audit settings (``effective_*`` keys) that the test run must show."""
+    out = []
+    for key, value in sorted(expected.items()):
+        actual = detail_values.get(key)
+        if isinstance(value, bool) or isinstance(actual, bool):
+            same = actual is not None and bool(actual) == bool(value)
+        else:
+            same = actual == value
+        if not same:
+            out.append(SettingMismatch(key, value, actual))
+    return out
+
+
+# --------------------------------------------------------------------------- accuracy-log entries
+
+
+@dataclass(frozen=True)
+class OutputEntry:
+    """One accuracy-log entry reduced to what the checks need (constant size except ``data``)."""
+
+    qsl_idx: int
+    data: str  # upper-case hex
+    token_data: str | None = None
+    token_count: int | None = None
+
+
+def _first_element(data: str, width: int) -> str:
+    return data[: 2 * width]
+
+
+def _digest(data: str) -> bytes:
+    return hashlib.blake2b(data.encode("ascii", "replace"), digest_size=16).digest()
+
+
+# --------------------------------------------------------------------------- TEST01 outputs
+
+
+@dataclass(frozen=True)
+class Test01OutputVerdict:
+    passed: bool  # strict: whole arrays equal, >= min_matched matches, consistent accuracy log
+    official_passed: bool  # verify_accuracy.py: first element only, >= 1 match
+    num_acc_log_entries: int
+    num_acc_log_duplicate_keys: int
+    num_acc_log_data_mismatch: int
+    num_perf_log_entries: int
+    num_perf_log_qsl_idx_match: int
+    num_perf_log_data_mismatch: int  # first-element mismatches (the official figure)
+    num_perf_log_full_mismatch: int  # whole-array mismatches (mlpc)
+    num_missing_qsl_idxs: int
+    mismatched_qsl_idxs: tuple[int, ...] = ()  # whole-array mismatches, first 20
+    reasons: tuple[str, ...] = ()
+
+
+def verify_test01_outputs(
+    accuracy_entries: Iterable[OutputEntry],
+    performance_entries: Iterable[OutputEntry],
+    element_bytes: int = 1,
+    min_matched: int = 1,
+) -> Test01OutputVerdict:
+    """Compare performance-mode outputs with accuracy-mode outputs for every logged qsl_idx."""
+    acc: dict[int, tuple[str, bytes, bool]] = {}
+    n_acc = dup = acc_mismatch = 0
+    for entry in accuracy_entries:
+        n_acc += 1
+        item = (_first_element(entry.data, element_bytes), _digest(entry.data), entry.data == "")
+        if entry.qsl_idx in acc:
+            dup += 1
+            if acc[entry.qsl_idx][1] != item[1]:
+                acc_mismatch += 1
+            continue
+        acc[entry.qsl_idx] = item
+    n_perf = matched = first_mismatch = full_mismatch = missing = 0
+    examples: list[int] = []
+    for entry in performance_entries:
+        n_perf += 1
+        ref = acc.get(entry.qsl_idx)
+        if ref is None:
+            missing += 1
+            continue
+        matched += 1
+        empty = entry.data == ""
+        if empty or ref[2]:
+            first_ok = empty and ref[2]
+        else:
+            first_ok = _first_element(entry.data, element_bytes) == ref[0]
+        if not first_ok:
+            first_mismatch += 1
+        if _digest(entry.data) != ref[1]:
+            full_mismatch += 1
+            if len(examples) < 20:
+                examples.append(entry.qsl_idx)
+    reasons = []
+    if matched == 0:
+        reasons.append("no logged qsl_idx of the performance run is in the accuracy log")
+    elif matched < min_matched:
+        reasons.append(f"only {matched} matched qsl_idx (at least {min_matched} required)")
+    if first_mismatch:
+        reasons.append(f"{first_mismatch} of {matched} outputs differ in the first element")
+    if full_mismatch > first_mismatch:
+        reasons.append(f"{full_mismatch} of {matched} outputs differ (whole-array comparison)")
+    if acc_mismatch:
+        reasons.append(f"accuracy log has {acc_mismatch} duplicated qsl_idx with different data")
+    official = first_mismatch == 0 and matched >= 1
+    strict = official and full_mismatch == 0 and matched >= min_matched and acc_mismatch == 0
+    return Test01OutputVerdict(
+        passed=strict,
+        official_passed=official,
+        num_acc_log_entries=n_acc,
+        num_acc_log_duplicate_keys=dup,
+        num_acc_log_data_mismatch=acc_mismatch,
+        num_perf_log_entries=n_perf,
+        num_perf_log_qsl_idx_match=matched,
+        num_perf_log_data_mismatch=first_mismatch,
+        num_perf_log_full_mismatch=full_mismatch,
+        num_missing_qsl_idxs=missing,
+        mismatched_qsl_idxs=tuple(examples),
+        reasons=tuple(reasons),
+    )
+
+
+def render_test01_accuracy(verdict: Test01OutputVerdict) -> str:
+    """A ``verify_accuracy.txt`` in the official layout (plus mlpc's whole-array figure)."""
+    lines = [
+        "Verifying accuracy. This might take a while...",
+        "Reading accuracy mode results...",
+        "Reading performance mode results...",
+        f"num_acc_log_entries = {verdict.num_acc_log_entries}",
+        f"num_acc_log_duplicate_keys = {verdict.num_acc_log_duplicate_keys}",
+        f"num_acc_log_data_mismatch = {verdict.num_acc_log_data_mismatch}",
+        f"num_perf_log_entries = {verdict.num_perf_log_entries}",
+        f"num_perf_log_qsl_idx_match = {verdict.num_perf_log_qsl_idx_match}",
+        f"num_perf_log_data_mismatch = {verdict.num_perf_log_data_mismatch}",
+        f"num_missing_qsl_idxs = {verdict.num_missing_qsl_idxs}",
+        f"mlpc_num_perf_log_full_data_mismatch = {verdict.num_perf_log_full_mismatch}",
+        "TEST PASS" if verdict.passed else "TEST FAIL",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+# --------------------------------------------------------------------------- TEST01 fallback
+
+
+@dataclass(frozen=True)
+class MetricDelta:
+    metric: str
+    baseline: float | None
+    compliance: float | None
+    delta_pct: float | None
+    allowed_pct: float
+    official_allowed_pct: float
+    passed: bool
+    official_passed: bool
+
+
+@dataclass(frozen=True)
+class FallbackVerdict:
+    passed: bool
+    official_passed: bool
+    metrics: tuple[MetricDelta, ...]
+    reasons: tuple[str, ...] = ()
+
+
+def parse_metric(text: str, pattern: str) -> float | None:
+    """Last line matching ``pattern`` (``re.match``, anchored) wins, like the official loop."""
+    regex = re.compile(pattern)
+    value = None
+    for line in text.splitlines():
+        match = regex.match(line)
+        if match:
+            try:
+                value = float(match.group(1))
+            except (ValueError, IndexError):
+                continue
+    return value
+
+
+def allowed_delta_pct(rule: AccuracyRule, model: str, metric_key: str) -> float:
+    override = rule.delta_pct_overrides.get(model, {})
+    if metric_key in override:
+        return override[metric_key]
+    return rule.delta_pct_99_9 if "99.9" in model else rule.default_delta_pct
+
+
+def verify_test01_fallback(model: str, baseline_text: str, compliance_text: str, rule: AccuracyRule) -> FallbackVerdict:
+    """Non-deterministic fallback: |1 - baseline/compliance| x 100 within the allowed delta."""
+    metrics = rule.metrics.get(model)
+    if not metrics:
+        return FallbackVerdict(False, False, (), (f"no accuracy metric known for model {model!r}",))
+    rows = []
+    reasons = []
+    for metric in metrics:
+        pattern = rule.patterns.get(metric)
+        base = parse_metric(baseline_text, pattern) if pattern else None
+        comp = parse_metric(compliance_text, pattern) if pattern else None
+        allowed = allowed_delta_pct(rule, model, metric)
+        key = metric[0] if rule.metric_lookup == "first-character" else metric
+        official_allowed = allowed_delta_pct(rule, model, key)
+        if not base or not comp:
+            rows.append(MetricDelta(metric, base, comp, None, allowed, official_allowed, False, False))
+            reasons.append(f"{metric}: value missing or zero (baseline {base}, compliance {comp})")
+            continue
+        delta = abs(1 - base / comp) * 100
+        ok, official_ok = delta <= allowed, delta <= official_allowed
+        rows.append(MetricDelta(metric, base, comp, delta, allowed, official_allowed, ok, official_ok))
+        if not ok:
+            reasons.append(f"{metric}: delta {delta:.4f}% > {allowed:g}% (baseline {base}, compliance {comp})")
+        elif not official_ok:
+            reasons.append(
+                f"{metric}: delta {delta:.4f}% within {allowed:g}% but above the {official_allowed:g}% "
+                f"the official checker applies (metric-name lookup bug)"
+            )
+    return FallbackVerdict(
+        passed=all(r.passed for r in rows),
+        official_passed=all(r.official_passed for r in rows),
+        metrics=tuple(rows),
+        reasons=tuple(reasons),
+    )
+
+
+# --------------------------------------------------------------------------- TEST06
+
+
+@dataclass(frozen=True)
+class Test06Verdict:
+    passed: bool
+    official_passed: bool
+    num_samples: int
+    element_bytes: int
+    first_token_official: str  # "True" | "False" | "Skipped"
+    first_token_strict: str
+    eos_official: bool
+    eos_strict: bool
+    length_ok: bool
+    eos_violations: tuple[int, ...] = ()  # qsl_idx, first 20
+    first_token_violations: tuple[int, ...] = ()
+    length_violations: tuple[int, ...] = ()
+    reasons: tuple[str, ...] = ()
+
+
+def _tokens(data: str, width: int) -> list[int] | None:
+    try:
+        raw = bytes.fromhex(data)
+    except ValueError:
+        return None
+    if len(raw) % width:
+        return None
+    return [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, len(raw), width)]
+
+
+def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
+    """Token width from ``token_count`` (bytes per token of the first entry that tells)."""
+    for entry in entries:
+        if entry.token_count and entry.data:
+            nbytes = len(entry.data) // 2
+            if nbytes % entry.token_count == 0 and nbytes // entry.token_count in (4, 8):
+                return nbytes // entry.token_count
+    return default
+
+
+def verify_test06(
+    entries: Iterable[OutputEntry],
+    scenario: str,
+    eos_token_id: int,
+    rule: LlmOutputRule,
+    element_bytes: int | None = None,
+) -> Test06Verdict:
+    samples = list(entries)
+    width = element_bytes or infer_element_bytes(samples, rule.default_dtype_bytes)
+    eos_official: bool | None = None
+    eos_bad: list[int] = []
+    first_bad: list[int] = []
+    len_bad: list[int] = []
+    first_missing = 0
+    for entry in samples:
+        tokens = _tokens(entry.data, width)
+        if tokens is None:
+            len_bad.append(entry.qsl_idx)
+            eos_bad.append(entry.qsl_idx)
+            continue
+        # official EOS scan: from the end, index > 0 only; returns for the whole log
+        if eos_official is None:
+            i, n_eos = len(tokens) - 1, 0
+            while i > 0:
+                if tokens[i] == eos_token_id:
+                    n_eos += 1
+                if n_eos >= 2:
+                    eos_official = len(tokens) == 2
+                    break
+                if tokens[i] != eos_token_id:
+                    break
+                i -= 1
+        # strict: trailing run of EOS over the whole output, every sample
+        run = 0
+        for token in reversed(tokens):
+            if token != eos_token_id:
+                break
+            run += 1
+        if run >= 2 and not (len(tokens) == 2 and run == 2):
+            eos_bad.append(entry.qsl_idx)
+        # length
+        if entry.token_count is None or entry.token_count != len(tokens):
+            len_bad.append(entry.qsl_idx)
+        # first token
+        if entry.token_data is None:
+            first_missing += 1
+        else:
+            first = _tokens(entry.token_data, width)
+            if first is None or any(a != b for a, b in zip(first, tokens)) or (not first and tokens):
+                first_bad.append(entry.qsl_idx)
+    eos_official_ok = True if eos_official is None else eos_official
+    if scenario == "Offline":
+        first_official = "Skipped"
+        if first_bad:
+            first_strict = "False"
+        else:
+            first_strict = "Skipped" if first_missing == len(samples) else "True"
+    else:
+        first_official = "False" if (first_bad or first_missing) else "True"
+        first_strict = first_official
+    reasons = []
+    if not samples:
+        reasons.append("accuracy log has no samples: nothing was verified")
+    if eos_bad:
+        reasons.append(f"{len(eos_bad)} sample(s) end with repeated EOS ({eos_token_id}) tokens")
+    if first_bad:
+        reasons.append(f"{len(first_bad)} sample(s) report a first token different from the output")
+    if first_missing and scenario != "Offline":
+        reasons.append(f"{first_missing} sample(s) have no first token logged (token_data) in {scenario}")
+    if len_bad:
+        reasons.append(f"{len(len_bad)} sample(s) have token_count different from the output length")
+    length_ok = not len_bad
+    official = first_official in ("True", "Skipped") and eos_official_ok and length_ok
+    strict = bool(samples) and first_strict in ("True", "Skipped") and not eos_bad and length_ok
+    if scenario != "Offline" and first_strict == "Skipped":
+        strict = False
+    return Test06Verdict(
+        passed=strict,
+        official_passed=official,
+        num_samples=len(samples),
+        element_bytes=width,
+        first_token_official=first_official,
+        first_token_strict=first_strict,
+        eos_official=eos_official_ok,
+        eos_strict=not eos_bad,
+        length_ok=length_ok,
+        eos_violations=tuple(eos_bad[:20]),
+        first_token_violations=tuple(first_bad[:20]),
+        length_violations=tuple(len_bad[:20]),
+        reasons=tuple(reasons),
+    )
+
+
+def render_test06_accuracy(verdict: Test06Verdict) -> str:
+    ok = verdict.passed
+    return (
+        f"First token check pass: {verdict.first_token_strict}\n"
+        f"EOS check pass: {verdict.eos_strict}\n"
+        f"Sample length check pass: {verdict.length_ok}\n"
+        f"TEST06 verification {'complete' if ok else 'failed'}\n"
+    )
+
+
+# --------------------------------------------------------------------------- submitted verify_*.txt
+
+
+@dataclass(frozen=True)
+class SubmittedVerdict:
+    """What a submitted ``verify_*.txt`` says, read the way the official checker reads it."""
+
+    passed: bool
+    figures: dict = field(default_factory=dict)
+
+
+_NUM = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
+
+
+def read_verify_performance(text: str) -> SubmittedVerdict:
+    figures = {}
+    for name, key in (("reference score", "reference_score"), ("test score", "test_score")):
+        match = re.search(rf"^{name}\s*=\s*{_NUM}", text, re.MULTILINE)
+        if match:
+            figures[key] = float(match.group(1))
+    return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
+
+
+def read_verify_accuracy_test01(text: str) -> SubmittedVerdict:
+    figures = {k: int(v) for k, v in re.findall(r"^(num_[a-z_]+)\s*=\s*(\d+)", text, re.MULTILINE)}
+    return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
+
+
+def read_verify_test06(text: str, scenario: str, rule: LlmOutputRule) -> tuple[SubmittedVerdict, bool]:
+    """(official J9 reading, strict reading where 'Skipped' is accepted only in ``strict`` scenarios)."""
+    lines = [line.strip() for line in text.splitlines()]
+    figures = {}
+    for label, key in (
+        ("First token check pass", "first_token"),
+        ("EOS check pass", "eos"),
+        ("Sample length check pass", "length"),
+    ):
+        for line in lines:
+            if line.startswith(label + ":"):
+                figures[key] = line.split(":", 1)[1].strip()
+    first = figures.get("first_token")
+    official = (
+        first in ("True", "Skipped") and figures.get("eos") == "True" and figures.get("length") == "True"
+    )
+    strict = official and (first == "True" or scenario in rule.strict_first_token_skip_scenarios)
+    return SubmittedVerdict(official, figures), strict

@@ -1,0 +1,223 @@
+"""Accuracy checks (AC) on `results/.../<scenario>/accuracy/`.
+
+Official references: docs/official-checker.md section F. In the open division the official checker
+forces an invalid accuracy to valid; mlpc reports those problems under AC009 (a warning) instead of
+the closed-division codes.
+"""
+
+from __future__ import annotations
+
+from checker.checks.base import check, finding
+from checker.metrics.accuracy_metrics import read_accuracy
+
+
+def _reading(ctx, rules):
+    model = rules.models.get(ctx.mlperf_model)
+    acc = ctx.accuracy
+    if model is None or ctx.scenario is None or acc.accuracy_txt is None:
+        return None, model
+    targets = [(t.metric, t.target) for t in model.accuracy]
+    limits = [(u.metric, u.limit) for u in model.upper_limits]
+    return read_accuracy(acc.accuracy_txt, rules.accuracy_patterns, targets, limits), model
+
+
+def accuracy_problems(ctx, rules):
+    """Every accuracy problem of a result as (kind, finding); shared by closed and open checks."""
+    acc = ctx.accuracy
+    txt_rel = f"{acc.rel}/accuracy.txt"
+    if ctx.scenario is None or not acc.listing.exists:
+        return
+    if acc.accuracy_txt is None:
+        if acc.accuracy_txt_error and "accuracy.txt" in acc.listing.files:
+            yield "unreadable", finding(txt_rel, acc.accuracy_txt_error, expected="readable text", actual="unreadable")
+        return
+    reading, model = _reading(ctx, rules)
+    if reading is not None:
+        for fail in reading.failures:
+            word = "below target" if fail.kind == "below" else "above upper limit"
+            yield fail.kind, finding(txt_rel, f"{fail.metric} {fail.found} {word} {fail.bound:f}",
+                                     expected=(">= " if fail.kind == "below" else "<= ") + f"{fail.bound:f}",
+                                     actual=fail.found, line=fail.line, metric=fail.metric)
+        for metric in reading.missing:
+            yield "missing", finding(txt_rel, f"accuracy metric {metric} not found",
+                                     expected=f"a line matching {rules.accuracy_patterns.get(metric)}",
+                                     actual="no match", hint="write the accuracy script's output unchanged")
+        for metric, found, line in reading.unparseable:
+            yield "missing", finding(txt_rel, f"accuracy metric {metric} value {found!r} is not a number",
+                                     expected="a number", actual=found, line=line)
+        if reading.hash_value is None:
+            yield "hash", finding(txt_rel, "no hash= line for mlperf_log_accuracy.json", expected="hash=<sha256>",
+                                  actual="missing", hint="run `mlpc truncate` (or the official truncation script)")
+    if acc.log_size is None:
+        yield "log", finding(f"{acc.rel}/mlperf_log_accuracy.json", "accuracy log is missing",
+                             expected="mlperf_log_accuracy.json", actual="missing")
+    elif acc.log_size > rules.max_accuracy_log_bytes:
+        yield "log", finding(acc.log_rel, "accuracy log is not truncated", expected=f"<= {rules.max_accuracy_log_bytes} bytes",
+                             actual=f"{acc.log_size} bytes", hint="run `mlpc truncate`")
+    detail = acc.detail
+    if detail is None:
+        yield "detail", finding(f"{acc.rel}/mlperf_log_detail.txt", "accuracy run detail log is missing",
+                                expected="mlperf_log_detail.txt", actual="missing")
+    elif detail.error or detail.log is None:
+        yield "detail", finding(detail.rel, detail.error or "unreadable", expected="a LoadGen detail log", actual="unreadable")
+    else:
+        for key, value, line in detail.log.errors:
+            yield "detail", finding(detail.rel, f"LoadGen error {key}: {value}", expected="no errors",
+                                    actual=str(value)[:200], line=line)
+    if model is not None and model.extra_accuracy_images:
+        names = acc.image_names or ()
+        stems = [n.split(".")[0] for n in names]
+        missing = [i for i in model.extra_accuracy_images if not any(i in s for s in stems)]
+        if acc.image_names is None or missing:
+            yield "images", finding(f"{acc.rel}/images", "required sample images are missing",
+                                    expected=", ".join(model.extra_accuracy_images),
+                                    actual="no images folder" if acc.image_names is None else f"missing {', '.join(missing)}",
+                                    hint="keep accuracy/images/ with the listed generated images")
+
+
+def _closed(kinds):
+    def run(ctx, rules):
+        if ctx.division == "open":
+            return
+        for kind, item in accuracy_problems(ctx, rules):
+            if kind in kinds:
+                yield item
+    return run
+
+
+@check("AC001", "accuracy-below-target", "result")
+def accuracy_below_target(ctx, rules):
+    """An accuracy metric is below the benchmark's target (closed and network).
+
+    What it checks: every occurrence of every target metric in `accuracy.txt` (until all are seen and
+    the hash line is found) is >= the target (99% / 99.9% of the reference, per the round file).
+    Why: official checker F3; rules accuracy table.
+    Failing example: `accuracy=75.500%` for resnet (target 75.6954).
+    How to fix: improve accuracy or submit under open.
+    Data used: `models.*.accuracy`, `accuracy_patterns`.
+    """
+    yield from _closed({"below"})(ctx, rules)
+
+
+@check("AC002", "accuracy-above-limit", "result")
+def accuracy_above_limit(ctx, rules):
+    """An accuracy metric exceeds the benchmark's upper limit (closed and network).
+
+    What it checks: metrics with an upper limit (tokens per sample, SDXL scores) stay <= the limit.
+    Why: official checker F4.
+    Failing example: llama2-70b `tokens_per_sample` of 330 (limit 323.895).
+    How to fix: fix generation length settings.
+    Data used: `models.*.upper_limits`.
+    """
+    yield from _closed({"above"})(ctx, rules)
+
+
+@check("AC003", "accuracy-metric-missing", "result")
+def accuracy_metric_missing(ctx, rules):
+    """`accuracy.txt` lacks a target metric, or it is unreadable (closed and network).
+
+    What it checks: each target metric of the model matches its regex on some line.
+    Why: official checker F3.
+    Failing example: a gptj accuracy.txt without `'rouge2'`.
+    How to fix: write the accuracy script's output unchanged.
+    Data used: `accuracy_patterns`, `models.*.accuracy`.
+    """
+    yield from _closed({"missing", "unreadable"})(ctx, rules)
+
+
+@check("AC004", "accuracy-hash-missing", "result")
+def accuracy_hash_missing(ctx, rules):
+    """`accuracy.txt` has no `hash=` line (closed and network).
+
+    What it checks: a line `hash=<hex>` exists.
+    Why: official checker F5; the hash identifies the untruncated accuracy log.
+    Failing example: accuracy.txt written before truncation.
+    How to fix: run `mlpc truncate`.
+    Data used: none.
+    """
+    yield from _closed({"hash"})(ctx, rules)
+
+
+@check("AC005", "accuracy-log-invalid", "result")
+def accuracy_log_invalid(ctx, rules):
+    """`mlperf_log_accuracy.json` is missing or larger than the truncation limit (closed and network).
+
+    What it checks: the log exists and is <= 10240 bytes.
+    Why: official checker F6.
+    Failing example: an untruncated 300 MB accuracy log.
+    How to fix: run `mlpc truncate`.
+    Data used: `max_accuracy_log_bytes`.
+    """
+    yield from _closed({"log"})(ctx, rules)
+
+
+@check("AC006", "accuracy-run-errors", "result")
+def accuracy_run_errors(ctx, rules):
+    """The accuracy run's detail log is missing or contains LoadGen errors (closed and network).
+
+    What it checks: `accuracy/mlperf_log_detail.txt` exists, parses, and has no error entries.
+    Why: official checker F7.
+    Failing example: `error_runtime` in the accuracy run.
+    How to fix: rerun the accuracy run cleanly.
+    Data used: none.
+    """
+    yield from _closed({"detail"})(ctx, rules)
+
+
+@check("AC007", "accuracy-images-missing", "result")
+def accuracy_images_missing(ctx, rules):
+    """The sample images a benchmark must ship with its accuracy run are missing (closed and network).
+
+    What it checks: for benchmarks with a list of image IDs in the round (SDXL in v4.1), `accuracy/images/`
+    holds a file for each ID.
+    Why: official checker F8. Published result repositories strip these images, so published trees
+    fail this check exactly as they fail the official one.
+    Failing example: SDXL without `accuracy/images/`.
+    How to fix: keep the generated images listed in the round.
+    Data used: `models.*.extra_accuracy_images`.
+    """
+    yield from _closed({"images"})(ctx, rules)
+
+
+@check("AC008", "accuracy-invalid-open", "result")
+def accuracy_invalid_open(ctx, rules):
+    """An open-division result has an accuracy problem.
+
+    What it checks: every accuracy rule of AC001-AC007, for the open division.
+    Why: the official checker computes open accuracy but forces it valid (warning only).
+    Failing example: an open pruned BERT at 88.4 F1 (closed target 89.97).
+    How to fix: nothing is required in open; the report shows the measured accuracy.
+    Data used: as AC001-AC007.
+    """
+    if ctx.division != "open":
+        return
+    for _, item in accuracy_problems(ctx, rules):
+        yield item
+
+
+@check("AC009", "dataset-not-covered", "result")
+def dataset_not_covered(ctx, rules):
+    """The accuracy run did not cover the whole dataset.
+
+    What it checks: `qsl_reported_total_count` of the accuracy run equals the model's dataset size.
+    Why: official checker F10 (v5.1 logs it; later rounds reject it); rules require the full data set.
+    Failing example: an accuracy run over 4761 of 5000 samples.
+    How to fix: run accuracy on the whole dataset.
+    Data used: `models.*.dataset_size`, `dataset_coverage_logged`.
+    """
+    if not rules.dataset_coverage_logged:
+        return
+    model = rules.models.get(ctx.mlperf_model)
+    detail = ctx.accuracy.detail
+    if model is None or model.dataset_size is None or detail is None or detail.log is None:
+        return
+    found = detail.log.get("qsl_reported_total_count")
+    if found != model.dataset_size:
+        yield finding(detail.rel, "accuracy run does not cover the whole dataset", expected=model.dataset_size,
+                      actual=found, hint="run the accuracy mode over every sample")
+
+
+CHECKS = (
+    accuracy_below_target, accuracy_above_limit, accuracy_metric_missing, accuracy_hash_missing,
+    accuracy_log_invalid, accuracy_run_errors, accuracy_images_missing, accuracy_invalid_open, dataset_not_covered,
+)

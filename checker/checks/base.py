@@ -1,0 +1,66 @@
+"""The ``@check`` decorator and the frozen ``Check`` record.
+
+A check is a plain function ``(ctx, rules) -> Iterable[Finding]``. The decorator
+wraps it in a ``Check`` (code, name, category, scope, docstring) and registers
+nothing: each category module lists its checks in a ``CHECKS`` tuple, and
+``checker.registry`` concatenates those tuples explicitly.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass
+from typing import Callable, Iterable
+
+from checker.diagnostics import Finding, Location
+
+SCOPES = ("root", "division", "submitter", "system", "model", "result")
+CATEGORIES = {
+    "ST": "structure", "SY": "system", "PF": "performance", "AC": "accuracy", "MS": "measurements",
+    "CP": "compliance", "PW": "power", "BW": "bandwidth", "PL": "plausibility", "TL": "tool",
+}
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    name: str
+    scope: str
+    func: Callable
+    doc: str
+    stricter: bool = False
+
+    @property
+    def category(self) -> str:
+        return CATEGORIES[self.code[:2]]
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
+
+    def run(self, ctx, rules) -> Iterable[Finding]:
+        return self.func(ctx, rules) or ()
+
+
+def check(code: str, name: str, scope: str, stricter: bool = False) -> Callable[[Callable], Check]:
+    if scope not in SCOPES:
+        raise ValueError(f"unknown scope {scope!r}")
+    if code[:2] not in CATEGORIES or len(code) != 5 or not code[2:].isdigit():
+        raise ValueError(f"bad check code {code!r}")
+
+    def wrap(func: Callable) -> Check:
+        return Check(code=code, name=name, scope=scope, func=func, doc=inspect.getdoc(func) or "",
+                     stricter=stricter)
+
+    return wrap
+
+
+def finding(path: str, message: str, expected=None, actual=None, hint=None, line=None, pointer=None,
+            **data) -> Finding:
+    """Shorthand used by checks: the message is prefixed with the path."""
+    return Finding(
+        message=f"{path}: {message}", location=Location(path, line, pointer),
+        expected=None if expected is None else str(expected),
+        actual=None if actual is None else str(actual), hint=hint,
+        data=tuple(sorted(data.items())),
+    )

@@ -1,0 +1,174 @@
+"""Typed, immutable views of a parsed submission tree, handed to checks.
+
+The loaders build these once; checks only read them. Paths are relative to the
+submission root (the folder holding ``closed/``, ``open/``, ``network/``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from checker.loaders.fs import Listing
+from checker.loaders.loadgen_log import DetailLog
+
+
+@dataclass(frozen=True)
+class ParsedLog:
+    """A detail log, or why it could not be parsed."""
+
+    rel: str
+    log: DetailLog | None = None
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class RootCtx:
+    root: str
+    division_dirs: tuple[str, ...]
+    unknown_dirs: tuple[str, ...]
+    stray_files: tuple[str, ...]
+    focus: str  # "root", or the division / submitter path the user asked for
+
+
+@dataclass(frozen=True)
+class DivisionCtx:
+    division: str
+    rel: str
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PathIssue:
+    rel: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class SubmitterCtx:
+    division: str
+    submitter: str
+    rel: str
+    broken_links: tuple[PathIssue, ...] = ()
+    escaping_links: tuple[PathIssue, ...] = ()
+    large_files: tuple[PathIssue, ...] = ()
+    hidden_names: tuple[str, ...] = ()
+    spaced_names: tuple[str, ...] = ()
+    pycache_dirs: tuple[str, ...] = ()
+    empty_dirs: tuple[str, ...] = ()
+    walk_errors: tuple[PathIssue, ...] = ()
+    systems: tuple[str, ...] = ()  # system names with a systems/<name>.json
+    result_systems: tuple[str, ...] = ()
+    measurement_systems: tuple[str, ...] = ()
+    has_calibration: bool = False
+    model_mapping: dict[str, str] | None = None
+    model_mapping_rel: str | None = None
+    model_mapping_error: str | None = None
+
+
+@dataclass(frozen=True)
+class SystemCtx:
+    division: str
+    submitter: str
+    system: str
+    rel: str  # systems/<system>.json path
+    results_rel: str  # results/<system>
+    exists: bool
+    data: dict[str, Any] | None = None
+    error: str | None = None
+
+    @property
+    def system_type(self) -> str | None:
+        value = (self.data or {}).get("system_type")
+        return value if isinstance(value, str) else None
+
+    def is_network(self) -> bool:
+        value = (self.data or {}).get("is_network")
+        return str(value).strip().lower() == "true"
+
+
+@dataclass(frozen=True)
+class ModelCtx:
+    division: str
+    submitter: str
+    system: SystemCtx
+    model_dir: str
+    mlperf_model: str
+    rel: str  # results/<system>/<model_dir>
+    scenario_dirs: tuple[str, ...]
+    stray_files: tuple[str, ...]
+    valid_perf_scenarios: tuple[str, ...] = ()  # canonical scenarios whose performance run passed (filled by engine)
+
+
+@dataclass(frozen=True)
+class MeasurementCtx:
+    rel: str
+    listing: Listing
+    sizes: dict[str, int] = field(default_factory=dict)
+    impl_json_name: str | None = None
+    impl_json: Any = None
+    impl_json_error: str | None = None
+    conf_texts: dict[str, str] = field(default_factory=dict)  # mlperf.conf / user.conf
+    power_files: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # pattern -> (rel, size)
+
+
+@dataclass(frozen=True)
+class AccuracyCtx:
+    rel: str
+    listing: Listing
+    accuracy_txt: str | None = None
+    accuracy_txt_error: str | None = None
+    log_rel: str | None = None
+    log_size: int | None = None
+    log_head: bytes = b""
+    log_tail: bytes = b""
+    log_sha256: str | None = None  # computed only when the log is small enough to be untruncated
+    detail: ParsedLog | None = None
+    image_names: tuple[str, ...] | None = None  # files under accuracy/images, None if no such dir
+
+
+@dataclass(frozen=True)
+class PowerCtx:
+    rel: str  # performance/power
+    power_listing: Listing
+    ranging_listing: Listing
+    run_spl: str | None = None
+    run_spl_error: str | None = None
+    ranging_spl: str | None = None
+    ranging_detail: ParsedLog | None = None
+    ptd_log: str | None = None
+    client_json: Any = None
+    server_json: Any = None
+    json_errors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ResultCtx:
+    """One scenario result: ``<division>/<submitter>/results/<system>/<model>/<scenario>``."""
+
+    division: str
+    submitter: str
+    system: SystemCtx
+    model_dir: str
+    mlperf_model: str
+    scenario_dir: str
+    scenario: str | None  # canonical name, None when the folder name is not a scenario
+    rel: str
+    perf_listing: Listing
+    perf: ParsedLog | None
+    accuracy: AccuracyCtx
+    measurements: MeasurementCtx
+    code_rel: str
+    code_exists: bool
+    compliance_rel: str
+    compliance_exists: bool
+    power: PowerCtx | None = None
+    round_name: str = ""
+
+    @property
+    def result_id(self) -> str:
+        return self.rel
+
+    @property
+    def log_scenario(self) -> str | None:
+        return self.perf.log.scenario if self.perf and self.perf.log else None

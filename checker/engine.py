@@ -1,0 +1,156 @@
+"""Run the checks over a parsed tree: stamp codes and severities, isolate crashes, grade results.
+
+A finding belongs to a scope (root, division, submitter, system, model or result path). A result is
+invalid when an error-severity finding's scope contains it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+import traceback
+
+from checker.checks.base import Check
+from checker.context import ModelCtx, ResultCtx
+from checker.diagnostics import Finding, Location, Severity
+from checker.loaders.tree import Tree, load_tree
+from checker.metrics.accuracy_metrics import read_accuracy
+from checker.metrics.power import PowerError, average_power, power_metric
+from checker.models.rules import RoundRules
+from checker.registry import ALL_CHECKS
+from checker.report import Report, ResultSummary
+from checker.results import result_value
+
+PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF")  # a scenario counts as run once these pass (official D5)
+
+
+@dataclasses.dataclass(frozen=True)
+class Profile:
+    name: str = "official"
+    # severity overrides applied on top of the round file (smoke relaxes run-length checks)
+    overrides: tuple[tuple[str, str], ...] = ()
+
+
+PROFILES = {
+    "official": Profile(),
+    "smoke": Profile("smoke", (("PF001", "info"), ("PF006", "info"), ("PF009", "info"), ("PF010", "info"),
+                               ("PF004", "info"), ("PF008", "info"), ("AC001", "info"), ("AC005", "info"))),
+}
+
+
+def _severity(code: str, rules: RoundRules, profile: Profile) -> Severity:
+    overrides = dict(profile.overrides)
+    name = overrides.get(code) or rules.severities.get(code, "error")
+    return Severity(name)
+
+
+def _scope_key(check: Check, ctx) -> str:
+    if check.scope == "root":
+        return ""
+    if check.scope == "division":
+        return ctx.rel
+    if check.scope == "submitter":
+        return ctx.rel
+    if check.scope == "system":
+        return ctx.results_rel
+    return ctx.rel
+
+
+def _run(check: Check, ctx, rules, profile, out: list[Finding]) -> None:
+    severity = _severity(check.code, rules, profile)
+    if severity == Severity.OFF:
+        return
+    scope = _scope_key(check, ctx)
+    try:
+        for item in check.run(ctx, rules):
+            out.append(dataclasses.replace(item, code=check.code, severity=severity, result_id=scope))
+    except Exception as exc:  # isolate: a crashing check must not stop the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        out.append(Finding(
+            message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
+            location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
+            hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+            code="TL001", severity=Severity.ERROR, result_id=scope))
+
+
+def _in_scope(scope: str, rel: str) -> bool:
+    return scope == "" or rel == scope or rel.startswith(scope + "/")
+
+
+def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["official"],
+               checks: tuple[Check, ...] = ALL_CHECKS) -> list[Finding]:
+    by_scope: dict[str, list[Check]] = {}
+    for item in checks:
+        by_scope.setdefault(item.scope, []).append(item)
+    findings: list[Finding] = []
+    for item in by_scope.get("root", []):
+        _run(item, tree.root, rules, profile, findings)
+    for scope, contexts in (("division", tree.divisions), ("submitter", tree.submitters), ("system", tree.systems),
+                            ("result", tree.results)):
+        for ctx in contexts:
+            for item in by_scope.get(scope, []):
+                _run(item, ctx, rules, profile, findings)
+    failed_perf = {f.result_id for f in findings
+                   if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
+    for model in tree.models:
+        passed = tuple(sorted({r.scenario for r in tree.results
+                               if r.rel.startswith(model.rel + "/") and r.scenario
+                               and not any(_in_scope(s, r.rel) for s in failed_perf if s)}))
+        ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
+        for item in by_scope.get("model", []):
+            _run(item, ctx, rules, profile, findings)
+    findings.sort(key=lambda f: f.sort_key())
+    return findings
+
+
+def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> ResultSummary:
+    mine = [f for f in findings if f.result_id is not None and _in_scope(f.result_id, result.rel)]
+    errors = sum(1 for f in mine if f.severity == Severity.ERROR and not f.waived)
+    warnings = sum(1 for f in mine if f.severity == Severity.WARNING and not f.waived)
+    value = result_value(result, rules) if result.scenario else None
+    power_value = power_eff = None
+    if result.power is not None and value is not None and value.value and result.perf and result.perf.log:
+        log = result.perf.log
+        try:
+            window = average_power(result.power.run_spl or "", log.get("power_begin"), log.get("power_end"))
+            spq = 8 if result.scenario == "MultiStream" else 1
+            mult = 8 if (result.scenario == "MultiStream" and log.scenario == "SingleStream") else 1
+            power_value, power_eff = power_metric(result.scenario, window, log.get("result_query_count"), spq,
+                                                  value.value, multiplier=mult)
+        except PowerError:
+            pass
+    accuracy: tuple = ()
+    model = rules.models.get(result.mlperf_model)
+    if model and result.accuracy.accuracy_txt:
+        reading = read_accuracy(result.accuracy.accuracy_txt, rules.accuracy_patterns,
+                                [(t.metric, t.target) for t in model.accuracy], [])
+        accuracy = tuple((m, reading.values[m]) for m, _ in [(t.metric, 0) for t in model.accuracy]
+                         if m in reading.values)
+    data = result.system.data or {}
+    impl = result.measurements.impl_json if isinstance(result.measurements.impl_json, dict) else {}
+    comp = "n/a" if result.division == "open" else (
+        "failed" if any(f.code.startswith("CP") and f.severity == Severity.ERROR for f in mine) else "passed")
+    return ResultSummary(
+        id=result.rel, division=result.division, submitter=result.submitter, system=result.system.system,
+        model=result.model_dir, mlperf_model=result.mlperf_model, scenario=result.scenario or result.scenario_dir,
+        scenario_dir=result.scenario_dir, valid=errors == 0 and value is not None and bool(value.value),
+        value=value.value if value else None, unit=value.unit if value else None,
+        inferred=bool(value and value.inferred), has_power=result.power is not None,
+        power_value=power_value, power_unit=rules.power_units.get(result.scenario or "") if result.power else None,
+        power_efficiency=power_eff, accuracy=accuracy, errors=errors, warnings=warnings, compliance=comp,
+        system_fields=tuple(sorted((k, v) for k, v in data.items() if isinstance(v, (str, int, float, bool)))),
+        weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
+    )
+
+
+def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
+               checks: tuple[Check, ...] = ALL_CHECKS) -> Report:
+    started = time.perf_counter()
+    prof = PROFILES[profile]
+    tree = load_tree(path, rules)
+    findings = run_checks(tree, rules, prof, checks)
+    report = Report(root=tree.root.root, round=rules.round, round_reason=round_reason, profile=prof.name,
+                    findings=findings, checks_run=len(checks))
+    report.results = sorted((summarise(r, rules, findings) for r in tree.results), key=lambda s: s.id)
+    report.elapsed_s = time.perf_counter() - started
+    return report

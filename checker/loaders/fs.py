@@ -1,0 +1,144 @@
+"""Safe, read-only file-system access for untrusted submission trees.
+
+Every read is bounded in size, refuses to follow a link out of the tree, and
+returns an error string instead of raising, so callers can turn problems into
+coded diagnostics.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+MAX_TEXT_BYTES = 16 * 1024 * 1024
+MAX_JSON_DEPTH = 64
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Plain files and sub-directories of one directory (links resolved, inside the tree)."""
+
+    exists: bool
+    files: tuple[str, ...] = ()
+    dirs: tuple[str, ...] = ()
+    error: str | None = None
+
+
+class Sandbox:
+    """Resolves paths against a submission root and keeps reads inside it."""
+
+    def __init__(self, root: str):
+        self.root = os.path.abspath(root)
+        self.real_root = os.path.realpath(self.root)
+
+    def abs(self, rel: str) -> str:
+        return os.path.join(self.root, rel) if rel else self.root
+
+    def rel(self, path: str) -> str:
+        return os.path.relpath(path, self.root).replace(os.sep, "/")
+
+    def inside(self, path: str) -> bool:
+        real = os.path.realpath(path)
+        return real == self.real_root or real.startswith(self.real_root + os.sep)
+
+    def listing(self, rel: str) -> Listing:
+        path = self.abs(rel)
+        if not os.path.isdir(path):
+            return Listing(exists=False)
+        if not self.inside(path):
+            return Listing(exists=False, error="directory is a link that leaves the submission tree")
+        try:
+            names = sorted(os.listdir(path))
+        except OSError as exc:
+            return Listing(exists=True, error=f"cannot list directory: {exc.strerror or exc}")
+        files, dirs = [], []
+        for name in names:
+            full = os.path.join(path, name)
+            if os.path.isdir(full):
+                dirs.append(name)
+            elif os.path.isfile(full):
+                files.append(name)
+        return Listing(exists=True, files=tuple(files), dirs=tuple(dirs))
+
+    def is_dir(self, rel: str) -> bool:
+        path = self.abs(rel)
+        return os.path.isdir(path) and self.inside(path)
+
+    def is_file(self, rel: str) -> bool:
+        path = self.abs(rel)
+        return os.path.isfile(path) and self.inside(path)
+
+    def size(self, rel: str) -> int | None:
+        try:
+            return os.path.getsize(self.abs(rel))
+        except OSError:
+            return None
+
+    def read_bytes(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[bytes | None, str | None]:
+        path = self.abs(rel)
+        if not os.path.lexists(path):
+            return None, "file is missing"
+        if not self.inside(path):
+            return None, "file is a link that leaves the submission tree"
+        if not os.path.isfile(path):
+            return None, "not a regular file"
+        try:
+            size = os.path.getsize(path)
+            if size > limit:
+                return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
+            with open(path, "rb") as handle:
+                return handle.read(), None
+        except OSError as exc:
+            return None, f"cannot read file: {exc.strerror or exc}"
+
+    def read_text(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[str | None, str | None]:
+        raw, error = self.read_bytes(rel, limit)
+        if raw is None:
+            return None, error
+        if b"\x00" in raw[:65536]:
+            return None, "file is binary (contains NUL bytes)"
+        return raw.decode("utf-8", errors="replace"), None
+
+    def read_json(self, rel: str, limit: int = 4 * 1024 * 1024) -> tuple[object, str | None]:
+        text, error = self.read_text(rel, limit)
+        if text is None:
+            return None, error
+        return parse_json_text(text)
+
+
+def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    seen: dict = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"duplicate key {key!r}")
+        seen[key] = value
+    return seen
+
+
+def _depth(value: object, limit: int) -> int:
+    stack = [(value, 1)]
+    deepest = 0
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if depth > limit:
+            return depth
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
+
+
+def parse_json_text(text: str) -> tuple[object, str | None]:
+    """JSON with duplicate keys and excessive nesting rejected; never raises."""
+    try:
+        value = json.loads(text, object_pairs_hook=_reject_duplicates)
+    except RecursionError:
+        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels"
+    except ValueError as exc:
+        return None, f"invalid JSON: {exc}"
+    if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels"
+    return value, None

@@ -1,0 +1,140 @@
+"""Parse LoadGen logs: ``mlperf_log_detail.txt`` (``:::MLLOG {json}`` lines) and
+``mlperf_log_summary.txt`` (``key : value`` text).
+
+The detail log is parsed once, tolerantly: a malformed line is recorded as a
+problem (with its line number) and skipped, so that checks can report it as a
+coded diagnostic instead of the whole run aborting. Like the official parser,
+the first occurrence of a duplicated key wins.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+MARKER = ":::MLLOG"
+MAX_LOG_BYTES = 64 * 1024 * 1024  # a detail log larger than this is not read
+
+
+class LogReadError(Exception):
+    """The file could not be read at all (missing, unreadable, too large, binary)."""
+
+
+@dataclass(frozen=True)
+class LogProblem:
+    line: int
+    message: str
+
+
+@dataclass
+class DetailLog:
+    """The parsed content of one ``mlperf_log_detail.txt``."""
+
+    path: str
+    values: dict[str, Any] = field(default_factory=dict)
+    errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
+    warnings: list[tuple[str, Any, int]] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    problems: list[LogProblem] = field(default_factory=list)
+    lines_total: int = 0
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.values.get(key, default)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.values
+
+    @property
+    def scenario(self) -> str | None:
+        value = self.values.get("effective_scenario")
+        return value if isinstance(value, str) else None
+
+    @property
+    def loadgen_version(self) -> str | None:
+        value = self.values.get("loadgen_version")
+        return value if isinstance(value, str) else None
+
+
+def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
+    try:
+        size = os.path.getsize(path)
+    except OSError as exc:
+        raise LogReadError(f"cannot stat file: {exc.strerror or exc}") from None
+    if size > limit:
+        raise LogReadError(f"file is {size} bytes, larger than the {limit}-byte limit")
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
+    if b"\x00" in raw[:65536]:
+        raise LogReadError("file is binary (contains NUL bytes), not a LoadGen text log")
+    return raw.decode("utf-8", errors="replace")
+
+
+def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
+    log = DetailLog(path=path)
+    seen_marker = False
+    for number, line in enumerate(text.splitlines(), start=1):
+        log.lines_total = number
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith(MARKER):
+            continue
+        seen_marker = True
+        payload = stripped[len(MARKER):].strip()
+        try:
+            entry = json.loads(payload)
+        except (ValueError, RecursionError) as exc:
+            log.problems.append(LogProblem(number, f"invalid JSON after {MARKER}: {exc}"))
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+            log.problems.append(LogProblem(number, "log entry is not an object with a string 'key'"))
+            continue
+        key = entry["key"]
+        value = entry.get("value")
+        metadata = entry.get("metadata")
+        if isinstance(metadata, dict):
+            if metadata.get("is_error") is True:
+                log.errors.append((key, value, number))
+            elif metadata.get("is_warning") is True:
+                log.warnings.append((key, value, number))
+        if key in log.values:
+            log.duplicates.append(key)
+            continue
+        log.values[key] = value
+    if not seen_marker:
+        log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
+    return log
+
+
+def parse_detail_log(path: str) -> DetailLog:
+    """Parse a detail log; raises LogReadError if the file cannot be read."""
+    return parse_detail_text(_read_text(path), path)
+
+
+def parse_summary_text(text: str) -> dict[str, str]:
+    """``key : value`` pairs of ``mlperf_log_summary.txt`` (first occurrence wins).
+
+    Recommendation lines such as `` * Early stopping 90th percentile estimate: 123``
+    are kept with the leading ``* `` removed.
+    """
+    values: dict[str, str] = {}
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("* "):
+            stripped = stripped[2:]
+        if ":" not in stripped:
+            continue
+        key, _, value = stripped.partition(":")
+        key = key.strip()
+        if key and key not in values:
+            values[key] = value.strip()
+    return values
+
+
+def parse_summary_log(path: str) -> dict[str, str]:
+    return parse_summary_text(_read_text(path))

@@ -1,0 +1,309 @@
+"""Walk a submission tree once and build the immutable contexts the checks read.
+
+This is the only module that decides which files are read for a result. It never
+writes, never follows a link out of the tree, and turns every unreadable or
+malformed file into an error string on the context instead of raising.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+
+from checker.context import (
+    AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue, PowerCtx,
+    ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
+)
+from checker.loaders.fs import Listing, Sandbox
+from checker.loaders.loadgen_log import LogReadError, parse_detail_text
+from checker.models.rules import RoundRules
+from checker.naming import canonical_scenario, mlperf_model
+
+HEAD_TAIL = 4096
+
+
+@dataclass
+class Tree:
+    root: RootCtx
+    divisions: list[DivisionCtx] = field(default_factory=list)
+    submitters: list[SubmitterCtx] = field(default_factory=list)
+    systems: list[SystemCtx] = field(default_factory=list)
+    models: list[ModelCtx] = field(default_factory=list)
+    results: list[ResultCtx] = field(default_factory=list)
+
+
+def locate_root(path: str, divisions: list[str]) -> tuple[str, str]:
+    """Accept a submission root, one division folder or one submitter folder.
+
+    Returns (root, focus) where focus is "" for the whole root or the relative
+    division / submitter path to restrict the walk to.
+    """
+    path = os.path.abspath(path)
+    name = os.path.basename(path)
+    parent = os.path.dirname(path)
+    if os.path.isdir(os.path.join(path, "results")) and os.path.basename(parent) in divisions:
+        return os.path.dirname(parent), f"{os.path.basename(parent)}/{name}"
+    if name in divisions and not any(os.path.isdir(os.path.join(path, d)) for d in divisions):
+        return parent, name
+    return path, ""
+
+
+def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
+    if not box.is_file(rel):
+        if os.path.islink(box.abs(rel)) and not box.inside(box.abs(rel)):
+            return ParsedLog(rel=rel, error="file is a link that leaves the submission tree")
+        return None
+    text, error = box.read_text(rel, limit=64 * 1024 * 1024)
+    if text is None:
+        return ParsedLog(rel=rel, error=error)
+    try:
+        return ParsedLog(rel=rel, log=parse_detail_text(text, rel))
+    except LogReadError as exc:  # defensive: parse_detail_text does not raise today
+        return ParsedLog(rel=rel, error=str(exc))
+
+
+def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
+    found: dict[str, list] = {k: [] for k in (
+        "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors")}
+    top = box.abs(rel)
+
+    def on_error(exc: OSError) -> None:
+        found["errors"].append(PathIssue(box.rel(exc.filename or top), exc.strerror or str(exc)))
+
+    for dirpath, dirnames, filenames in os.walk(top, onerror=on_error, followlinks=False):
+        dirnames.sort()
+        rel_dir = box.rel(dirpath)
+        if os.path.basename(dirpath).startswith(".") and dirpath != top:
+            found["hidden"].append(rel_dir)
+        if " " in os.path.basename(dirpath):
+            found["spaced"].append(rel_dir)
+        if dirpath.endswith("__pycache__"):
+            found["pycache"].append(rel_dir)
+        if not dirnames and not filenames:
+            found["empty"].append(rel_dir)
+        for name in list(dirnames) + sorted(filenames):
+            full = os.path.join(dirpath, name)
+            rel_name = box.rel(full)
+            if name in filenames and name.startswith("."):
+                found["hidden"].append(rel_name)
+            if name in filenames and " " in name:
+                found["spaced"].append(rel_name)
+            if os.path.islink(full):
+                target = os.readlink(full)
+                resolved = os.path.realpath(full)
+                if not os.path.exists(full):
+                    found["broken"].append(PathIssue(rel_name, f"-> {target}"))
+                    continue
+                if not box.inside(resolved):
+                    found["escaping"].append(PathIssue(rel_name, f"-> {target}"))
+                    continue
+            if name in filenames:
+                try:
+                    size = os.path.getsize(full)
+                except OSError:
+                    continue
+                if size > rules.file_size_limit_bytes:
+                    found["large"].append(PathIssue(rel_name, f"{size} bytes"))
+    return found
+
+
+def _find_impl_json(listing: Listing, system: str, scenario_dir: str) -> str | None:
+    for name in listing.files:
+        if name.startswith(system) and (name.endswith(f"_{scenario_dir}.json") or name.endswith(".json")):
+            return name
+    return None
+
+
+def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules: RoundRules,
+                  want_power: bool) -> MeasurementCtx:
+    listing = box.listing(rel)
+    sizes = {name: box.size(f"{rel}/{name}") or 0 for name in listing.files}
+    impl_name = _find_impl_json(listing, system, scenario_dir) if listing.exists else None
+    impl, impl_error = (None, None)
+    if impl_name:
+        impl, impl_error = box.read_json(f"{rel}/{impl_name}")
+    confs: dict[str, str] = {}
+    for conf in ("mlperf.conf", "user.conf"):
+        if conf in listing.files:
+            text, _ = box.read_text(f"{rel}/{conf}", limit=1024 * 1024)
+            if text is not None:
+                confs[conf] = text
+    power_files: dict[str, tuple[str | None, int]] = {}
+    if want_power:
+        for pattern in rules.power.measure_file_patterns:
+            regex = re.compile(pattern)
+            hit: tuple[str | None, int] = (None, 0)
+            probe = rel
+            for _ in range(rules.power.measure_file_ancestor_depth + 1):
+                lst = box.listing(probe)
+                match = next((n for n in lst.files if regex.match(n)), None)
+                if match:
+                    hit = (f"{probe}/{match}", box.size(f"{probe}/{match}") or 0)
+                    break
+                probe = os.path.dirname(probe)
+            power_files[pattern] = hit
+    return MeasurementCtx(rel=rel, listing=listing, sizes=sizes, impl_json_name=impl_name, impl_json=impl,
+                          impl_json_error=impl_error, conf_texts=confs, power_files=power_files)
+
+
+def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
+    listing = box.listing(rel)
+    acc_txt, acc_err = (None, None)
+    if "accuracy.txt" in listing.files:
+        acc_txt, acc_err = box.read_text(f"{rel}/accuracy.txt", limit=8 * 1024 * 1024)
+    log_rel = f"{rel}/mlperf_log_accuracy.json"
+    size = box.size(log_rel) if box.is_file(log_rel) else None
+    head = tail = b""
+    digest = None
+    if size is not None:
+        try:
+            with open(box.abs(log_rel), "rb") as handle:
+                head = handle.read(HEAD_TAIL + 16)
+                if size > HEAD_TAIL:
+                    handle.seek(max(0, size - HEAD_TAIL - 16))
+                    tail = handle.read()
+                else:
+                    tail = head
+            if size <= rules.max_accuracy_log_bytes:
+                digest = hashlib.sha256(head if size <= len(head) else open(box.abs(log_rel), "rb").read()).hexdigest()
+        except OSError:
+            pass
+    images = None
+    if "images" in listing.dirs:
+        images = box.listing(f"{rel}/images").files
+    detail = parse_log(box, f"{rel}/mlperf_log_detail.txt")
+    return AccuracyCtx(rel=rel, listing=listing, accuracy_txt=acc_txt, accuracy_txt_error=acc_err,
+                       log_rel=log_rel if size is not None else None, log_size=size, log_head=head,
+                       log_tail=tail, log_sha256=digest, detail=detail, image_names=images)
+
+
+def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
+    power_rel = f"{perf_rel}/power"
+    if not box.is_dir(power_rel):
+        return None
+    power_listing = box.listing(power_rel)
+    ranging_rel = f"{perf_rel}/ranging"
+    run_spl, run_spl_err = box.read_text(f"{perf_rel}/run_1/spl.txt", limit=64 * 1024 * 1024)
+    ranging_spl, _ = box.read_text(f"{ranging_rel}/spl.txt", limit=64 * 1024 * 1024)
+    ptd, _ = box.read_text(f"{power_rel}/ptd_logs.txt", limit=64 * 1024 * 1024)
+    errors: dict[str, str] = {}
+    client, err = box.read_json(f"{power_rel}/client.json", limit=32 * 1024 * 1024)
+    if err:
+        errors["client.json"] = err
+    server, err = box.read_json(f"{power_rel}/server.json", limit=32 * 1024 * 1024)
+    if err:
+        errors["server.json"] = err
+    return PowerCtx(rel=power_rel, power_listing=power_listing, ranging_listing=box.listing(ranging_rel),
+                    run_spl=run_spl, run_spl_error=run_spl_err, ranging_spl=ranging_spl,
+                    ranging_detail=parse_log(box, f"{ranging_rel}/mlperf_log_detail.txt"), ptd_log=ptd,
+                    client_json=client, server_json=server, json_errors=errors)
+
+
+def _code_exists(box: Sandbox, sub_rel: str, model_dir: str, impl: str | None) -> tuple[str, bool]:
+    code_rel = f"{sub_rel}/code/{model_dir}"
+    if box.is_file(code_rel):
+        text, _ = box.read_text(code_rel, limit=4096)
+        code_rel = f"{sub_rel}/code/{(text or '').strip()}"
+    target = f"{code_rel}/{impl}" if impl else code_rel
+    return target, box.is_dir(target) or box.is_dir(code_rel)
+
+
+def load_tree(path: str, rules: RoundRules) -> Tree:
+    root, focus = locate_root(path, rules.divisions)
+    box = Sandbox(root)
+    top = box.listing("")
+    division_dirs = tuple(d for d in top.dirs if d in rules.divisions)
+    unknown = tuple(d for d in top.dirs if d not in rules.divisions and d not in rules.root_ignored_dirs)
+    stray = tuple(f for f in top.files if not any(f.endswith(s) for s in rules.root_allowed_file_suffixes))
+    tree = Tree(root=RootCtx(root=root, division_dirs=division_dirs, unknown_dirs=unknown,
+                             stray_files=stray, focus=focus or "root"))
+    for division in division_dirs:
+        if focus and not (focus == division or focus.startswith(division + "/")):
+            continue
+        div_listing = box.listing(division)
+        tree.divisions.append(DivisionCtx(division=division, rel=division, files=div_listing.files))
+        for submitter in div_listing.dirs:
+            sub_rel = f"{division}/{submitter}"
+            if focus and focus != division and focus != sub_rel:
+                continue
+            if not box.is_dir(f"{sub_rel}/results"):
+                continue
+            _load_submitter(box, tree, division, submitter, sub_rel, rules)
+    return tree
+
+
+def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub_rel: str,
+                    rules: RoundRules) -> None:
+    walk = _walk_submitter(box, sub_rel, rules)
+    systems_listing = box.listing(f"{sub_rel}/systems")
+    systems = tuple(f[:-5] for f in systems_listing.files if f.endswith(".json"))
+    results_listing = box.listing(f"{sub_rel}/results")
+    mapping, mapping_rel, mapping_err = None, None, None
+    if division == "open" and box.is_file(f"{sub_rel}/model_mapping.json"):
+        mapping_rel = f"{sub_rel}/model_mapping.json"
+        data, mapping_err = box.read_json(mapping_rel)
+        if mapping_err is None:
+            if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
+                mapping = data
+            else:
+                mapping_err = "model_mapping.json must be an object mapping folder names to model names"
+    sub = SubmitterCtx(
+        division=division, submitter=submitter, rel=sub_rel,
+        broken_links=tuple(walk["broken"]), escaping_links=tuple(walk["escaping"]),
+        large_files=tuple(walk["large"]), hidden_names=tuple(walk["hidden"]),
+        spaced_names=tuple(walk["spaced"]), pycache_dirs=tuple(walk["pycache"]),
+        empty_dirs=tuple(walk["empty"]), walk_errors=tuple(walk["errors"]), systems=systems,
+        result_systems=results_listing.dirs, measurement_systems=box.listing(f"{sub_rel}/measurements").dirs,
+        has_calibration=box.is_file(f"{sub_rel}/calibration.md") or box.is_file(f"{sub_rel}/documentation/calibration.md"),
+        model_mapping=mapping, model_mapping_rel=mapping_rel, model_mapping_error=mapping_err,
+    )
+    tree.submitters.append(sub)
+    for system in results_listing.dirs:
+        json_rel = f"{sub_rel}/systems/{system}.json"
+        exists = box.is_file(json_rel)
+        data, error = (box.read_json(json_rel) if exists else (None, None))
+        if exists and error is None and not isinstance(data, dict):
+            data, error = None, f"system description must be a JSON object, found {type(data).__name__}"
+        sys_ctx = SystemCtx(division=division, submitter=submitter, system=system, rel=json_rel,
+                            results_rel=f"{sub_rel}/results/{system}", exists=exists,
+                            data=data if isinstance(data, dict) else None, error=error)
+        tree.systems.append(sys_ctx)
+        model_listing = box.listing(sys_ctx.results_rel)
+        for model_dir in model_listing.dirs:
+            model_rel = f"{sys_ctx.results_rel}/{model_dir}"
+            scen_listing = box.listing(model_rel)
+            mapped = mlperf_model(model_dir, rules, mapping)
+            tree.models.append(ModelCtx(division=division, submitter=submitter, system=sys_ctx,
+                                        model_dir=model_dir, mlperf_model=mapped, rel=model_rel,
+                                        scenario_dirs=scen_listing.dirs, stray_files=scen_listing.files))
+            for scenario_dir in scen_listing.dirs:
+                tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir))
+
+
+def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,
+                 mapped: str, scenario_dir: str) -> ResultCtx:
+    system = sys_ctx.system
+    rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
+    perf_rel = f"{rel}/performance"
+    power = _power(box, perf_rel)
+    meas = _measurements(box, f"{sub_rel}/measurements/{system}/{model_dir}/{scenario_dir}", system,
+                         scenario_dir, rules, want_power=power is not None)
+    impl = None
+    if meas.impl_json_name:
+        stem = meas.impl_json_name[:-5]
+        if stem.endswith(f"_{scenario_dir}"):
+            stem = stem[: -len(scenario_dir) - 1]
+        impl = stem[len(system) + 1:] if stem.startswith(system + "_") else None
+    code_rel, code_exists = _code_exists(box, sub_rel, model_dir, impl)
+    compliance_rel = f"{sub_rel}/compliance/{system}/{model_dir}/{scenario_dir}"
+    return ResultCtx(
+        division=sys_ctx.division, submitter=sys_ctx.submitter, system=sys_ctx, model_dir=model_dir,
+        mlperf_model=mapped, scenario_dir=scenario_dir, scenario=canonical_scenario(scenario_dir, rules),
+        rel=rel, perf_listing=box.listing(f"{perf_rel}/run_1"),
+        perf=parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt"),
+        accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
+        code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
+        power=power, round_name=rules.round,
+    )

@@ -1,0 +1,87 @@
+"""Read accuracy metrics out of `accuracy.txt` the way the official checker does (F3-F5).
+
+Line by line, every target metric's regex is tried at the start of the line; each
+occurrence is compared with its target (lower bound) and upper limit; reading
+stops once every metric has been seen passing and a `hash=` line was found.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+HASH_RE = re.compile(r"^hash=([\w\d]+)$")
+
+
+@dataclass
+class MetricFailure:
+    metric: str
+    bound: float
+    found: str
+    kind: str  # "below" or "above"
+    line: int
+
+
+@dataclass
+class AccuracyReading:
+    values: dict[str, str] = field(default_factory=dict)  # first value seen per metric
+    failures: list[MetricFailure] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    hash_value: str | None = None
+    unparseable: list[tuple[str, str, int]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures and not self.missing and self.hash_value is not None and not self.unparseable
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def _float(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None
+
+
+def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, float]],
+                  limits: list[tuple[str, float]]) -> AccuracyReading:
+    reading = AccuracyReading()
+    seen = [False] * len(targets)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.rstrip("\r")
+        for index, (metric, target) in enumerate(targets):
+            pattern = patterns.get(metric)
+            match = _compiled(pattern).match(line) if pattern else None
+            if not match:
+                continue
+            found = match.group(1)
+            reading.values.setdefault(metric, found)
+            value = _float(found)
+            if value is None:
+                reading.unparseable.append((metric, found, number))
+            elif value >= target:
+                seen[index] = True
+            else:
+                reading.failures.append(MetricFailure(metric, target, found, "below", number))
+        for metric, limit in limits:
+            pattern = patterns.get(metric)
+            match = _compiled(pattern).match(line) if pattern else None
+            if not match:
+                continue
+            value = _float(match.group(1))
+            if value is not None and value > limit:
+                reading.failures.append(MetricFailure(metric, limit, match.group(1), "above", number))
+        hash_match = HASH_RE.match(line)
+        if hash_match:
+            reading.hash_value = hash_match.group(1)
+        if all(seen) and reading.hash_value is not None:
+            break
+    failed_metrics = {f.metric for f in reading.failures if f.kind == "below"}
+    reading.missing = [m for (m, _), ok in zip(targets, seen) if not ok and m not in failed_metrics
+                       and m not in {u[0] for u in reading.unparseable}]
+    return reading

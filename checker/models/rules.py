@@ -1,0 +1,123 @@
+"""The strict pydantic model of one round file (``rules/<round>.yaml``).
+
+Everything that changes between rounds lives in the round file; this model only
+describes its shape. Unknown keys are errors (``extra="forbid"``), so a typo in
+a round file fails loudly instead of silently falling back to a default.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+SeverityName = Literal["error", "warning", "info", "off"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Seeds(_Strict):
+    qsl_rng_seed: int
+    sample_index_rng_seed: int
+    schedule_rng_seed: int
+
+
+class AccuracyTarget(_Strict):
+    metric: str
+    target: float
+    expression: str | None = None  # how the target was derived, e.g. "76.46*0.99"
+
+
+class AccuracyLimit(_Strict):
+    metric: str
+    limit: float
+    expression: str | None = None
+
+
+class TokenLimits(_Strict):
+    ttft_ns: int
+    tpot_ns: int
+
+
+class ModelRules(_Strict):
+    required_scenarios: dict[str, list[str]]  # system type -> scenarios
+    optional_scenarios: dict[str, list[str]] = Field(default_factory=dict)
+    one_of_scenarios: list[list[str]] = Field(default_factory=list)
+    accuracy: list[AccuracyTarget]
+    upper_limits: list[AccuracyLimit] = Field(default_factory=list)
+    accuracy_delta_perc: dict[str, float] = Field(default_factory=dict)
+    performance_sample_count: int
+    offline_min_samples_per_query: int | None = None
+    dataset_size: int | None = None
+    server_latency_ns: int | None = None
+    token_latency: dict[str, TokenLimits] = Field(default_factory=dict)  # scenario -> limits
+    requires_token_latencies: bool = False
+    result_field: dict[str, str] = Field(default_factory=dict)  # scenario -> log key override
+    units: dict[str, str] = Field(default_factory=dict)  # scenario -> unit override
+    equal_issue: bool = False
+    equal_issue_divisions: list[str] = Field(default_factory=lambda: ["closed", "network"])
+    compliance_tests: list[str] = Field(default_factory=list)
+    extra_accuracy_images: list[str] = Field(default_factory=list)
+    loadgen_name: str | None = None  # name used in mlperf.conf / user.conf keys
+
+
+class SystemFields(_Strict):
+    required: list[str]
+    meaningful: list[str]
+    power: list[str]
+    network: list[str]
+    placeholders: list[str] = Field(default_factory=list)
+
+
+class PowerRules(_Strict):
+    ptd_versions: list[str]
+    required_power_files: list[str]
+    required_ranging_files: list[str]
+    required_run_files_extra: list[str]
+    measure_file_patterns: list[str]
+    measure_file_ancestor_depth: int = 3
+    analyzer_models: dict[str, int] = Field(default_factory=dict)
+
+
+class RoundRules(_Strict):
+    round: str
+    description: str
+    loadgen_versions: list[str]  # prefixes of the loadgen_version value that identify the round
+    seeds: Seeds
+    test05_seeds: Seeds | None = None
+    divisions: list[str]
+    root_ignored_dirs: list[str]
+    root_allowed_file_suffixes: list[str]
+    availabilities: list[str]
+    system_types: list[str]
+    system_fields: SystemFields
+    implementation_fields: list[str]
+    required_measure_files: list[str]
+    required_perf_files: list[str]
+    optional_perf_files: list[str]
+    required_acc_files: list[str]
+    always_optional_files: list[str]
+    file_size_limit_bytes: int
+    max_accuracy_log_bytes: int
+    min_duration_ms: int
+    scenario_dir_aliases: dict[str, str]
+    scenarios: list[str]
+    early_stopping_scenarios: list[str]
+    inferable: list[list[str]]  # [directory scenario, log scenario] pairs an edge system may infer
+    model_aliases: dict[str, str]
+    model_heuristics: list[list[str]]  # [substring, model], tried in order
+    models: dict[str, ModelRules]
+    accuracy_patterns: dict[str, str]
+    result_fields: dict[str, str]  # scenario -> log key
+    units: dict[str, str]  # scenario -> unit
+    power_units: dict[str, str]
+    network_sut_substring: str
+    calibration_required: bool = False
+    systems_need_results: bool = False
+    llm_validity_override_bug: bool = False
+    dataset_coverage_logged: bool = False
+    power: PowerRules
+    summary_columns: list[str]
+    severities: dict[str, SeverityName]

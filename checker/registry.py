@@ -1,0 +1,22 @@
+"""ALL_CHECKS: the explicit concatenation of every category's CHECKS tuple."""
+
+from __future__ import annotations
+
+from checker.checks import accuracy, measurements, performance, structure, system
+
+ALL_CHECKS = (
+    structure.CHECKS
+    + system.CHECKS
+    + measurements.CHECKS
+    + accuracy.CHECKS
+    + performance.CHECKS
+)
+
+TOOL_CODES = {
+    "TL001": ("check-crashed", "A check raised an exception; the tool reports it instead of stopping."),
+    "TL002": ("file-unparseable", "A file could not be parsed; reported with its location."),
+}
+
+
+def by_code() -> dict:
+    return {c.code: c for c in ALL_CHECKS}
