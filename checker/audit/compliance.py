@@ -1,0 +1,606 @@
+"""Verify one result's compliance folder (TEST01/04/05/06) by recomputing every verdict.
+
+Entry point: :func:`verify_compliance_dir`. It checks that the tests the round requires for the
+model exist with their files, recomputes each test's verdict from the raw logs (the TEST0x
+performance logs against the result's own ``performance/run_1`` logs, the TEST01 accuracy log
+against the result's ``accuracy/mlperf_log_accuracy.json``, the TEST06 token log), checks the
+seeds and audit settings of the test runs, and reports where the submitted ``verify_*.txt``
+disagrees with the recomputation. It never raises on bad input: every problem is a finding.
+
+Each finding carries ``code`` and ``data`` with ``official`` (True when the official checker of
+the round rejects the result for the same reason; False when mlpc is stricter or merely could not
+recompute). Severity is left to the round file.
+
+Codes
+-----
+
+======  ===========================================  ==============================================
+code    name                                         meaning
+======  ===========================================  ==============================================
+CP001   compliance-dir-missing                       tests are required but compliance/<sys>/<model>/<scenario> does not exist
+CP002   compliance-test-missing                      a required TEST0x directory is missing
+CP003   compliance-file-missing                      a file the test must contain is missing (verify_*.txt, logs, fallback accuracy files)
+CP004   compliance-file-set-mismatch                 performance/run_1 or accuracy/ of a test holds unexpected or lacks expected files
+CP005   compliance-verify-reports-failure            the submitted verify_*.txt does not report a pass (the official verdict)
+CP006   compliance-performance-out-of-bounds         recomputed: test-run score outside the round's bounds around the submission score
+CP007   compliance-run-invalid                       the test run (or the submission run it is compared with) is not VALID
+CP008   compliance-scenario-mismatch                 the test run's scenario differs from the submission run's
+CP009   compliance-seed-mismatch                     the test run's effective RNG seeds are not the round's (TEST05: the alternate seeds)
+CP010   compliance-audit-settings-not-applied        the test run's detail log does not show the audit.config settings
+CP011   test01-output-mismatch                       TEST01: performance-mode outputs differ from accuracy-mode outputs in the first element
+CP012   test01-output-mismatch-beyond-first-element  TEST01: outputs agree in the first element only (the official check misses it)
+CP013   test01-no-matched-samples                    TEST01: no logged qsl_idx of the performance run is in the accuracy log
+CP014   test01-accuracy-delta-exceeded               TEST01 non-deterministic fallback: accuracy delta above the allowed percentage
+CP015   test06-repeated-eos                          TEST06: outputs end with repeated EOS tokens
+CP016   test06-first-token-mismatch                  TEST06: the reported first token differs from the output's first token, or is missing
+CP017   test06-first-token-skipped                   TEST06: first-token check "Skipped" outside Offline (accepted officially)
+CP018   test06-length-mismatch                       TEST06: token_count differs from the output length
+CP019   compliance-log-truncated                     a log needed to recompute is truncated (published head+tail): cannot recompute
+CP020   compliance-log-unreadable                    a log needed to recompute is missing or unreadable: cannot recompute
+CP021   compliance-verdict-disagrees                 the submitted verify_*.txt verdict disagrees with the recomputed verdict
+CP022   compliance-verify-figures-mismatch           figures in the submitted verify_*.txt differ from those recomputed from the logs
+CP023   test06-no-samples                            TEST06: the accuracy log holds no sample, nothing was verified
+CP024   compliance-accuracy-entry-malformed          an accuracy-log entry is not a valid {qsl_idx, data} object
+CP025   compliance-test-not-required                 a TEST0x directory exists that the round does not require for the model
+CP026   test01-accuracy-log-inconsistent             TEST01: the accuracy-mode log has one qsl_idx twice with different data
+======  ===========================================  ==============================================
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from checker.audit import verify_tests as vt
+from checker.diagnostics import Finding, Location
+from checker.loaders.loadgen_log import LogReadError, parse_detail_log, parse_summary_log
+from checker.models.audit_spec import RoundAuditSpec, TestRound
+
+CODES: dict[str, str] = {
+    "CP001": "compliance-dir-missing",
+    "CP002": "compliance-test-missing",
+    "CP003": "compliance-file-missing",
+    "CP004": "compliance-file-set-mismatch",
+    "CP005": "compliance-verify-reports-failure",
+    "CP006": "compliance-performance-out-of-bounds",
+    "CP007": "compliance-run-invalid",
+    "CP008": "compliance-scenario-mismatch",
+    "CP009": "compliance-seed-mismatch",
+    "CP010": "compliance-audit-settings-not-applied",
+    "CP011": "test01-output-mismatch",
+    "CP012": "test01-output-mismatch-beyond-first-element",
+    "CP013": "test01-no-matched-samples",
+    "CP014": "test01-accuracy-delta-exceeded",
+    "CP015": "test06-repeated-eos",
+    "CP016": "test06-first-token-mismatch",
+    "CP017": "test06-first-token-skipped",
+    "CP018": "test06-length-mismatch",
+    "CP019": "compliance-log-truncated",
+    "CP020": "compliance-log-unreadable",
+    "CP021": "compliance-verdict-disagrees",
+    "CP022": "compliance-verify-figures-mismatch",
+    "CP023": "test06-no-samples",
+    "CP024": "compliance-accuracy-entry-malformed",
+    "CP025": "compliance-test-not-required",
+    "CP026": "test01-accuracy-log-inconsistent",
+}
+
+PERF_DIR = os.path.join("performance", "run_1")
+ACC_LOG = "mlperf_log_accuracy.json"
+MAX_TEXT_BYTES = 1024 * 1024  # verify_*.txt and accuracy.txt files
+MAX_LINE_BYTES = 256 * 1024 * 1024
+TRUNCATION_MARKER = "..."
+FIGURE_RTOL = 5e-4
+
+
+# --------------------------------------------------------------------------- accuracy-log reader
+# A small streaming reader of LoadGen accuracy logs (one entry per line), local to the compliance
+# verification. It never raises: problems are collected on the reader.
+
+
+@dataclass
+class AccuracyLogReader:
+    """Iterate the entries of an ``mlperf_log_accuracy.json`` in constant memory per entry."""
+
+    path: str
+    truncated: bool = False
+    malformed: list[tuple[int, str]] = field(default_factory=list)
+    error: str | None = None
+    entries: int = 0
+
+    def __iter__(self) -> Iterator[vt.OutputEntry]:
+        try:
+            handle = open(self.path, "rb")
+        except OSError as exc:
+            self.error = f"cannot open: {exc.strerror or exc}"
+            return
+        pending: list[tuple[int, str]] = []  # malformed lines
+        last_content_bad = False  # the previous content line was malformed
+        after_marker = False  # the next content line is the first one of the tail
+        with handle:
+            number = 0
+            while True:
+                try:
+                    raw = handle.readline(MAX_LINE_BYTES)
+                except OSError as exc:
+                    self.error = f"read error: {exc.strerror or exc}"
+                    return
+                if not raw:
+                    break
+                number += 1
+                line = raw.decode("utf-8", errors="replace").strip()
+                if not line or line in ("[", "]", "[]"):
+                    continue
+                if line == TRUNCATION_MARKER:
+                    self.truncated = True
+                    if last_content_bad:
+                        pending.pop()  # the head was cut in the middle of this entry
+                    after_marker, last_content_bad = True, False
+                    continue
+                entry, problem = _parse_entry_line(line)
+                first_of_tail, after_marker = after_marker, False
+                if problem is not None:
+                    last_content_bad = not first_of_tail
+                    if not first_of_tail:  # the tail may start in the middle of an entry
+                        pending.append((number, problem))
+                    continue
+                last_content_bad = False
+                self.entries += 1
+                yield entry
+        self.malformed.extend(pending)
+
+
+def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
+    text = line[:-1] if line.endswith(",") else line
+    if text.startswith("["):
+        text = text[1:].strip()
+    if text.endswith("]"):
+        text = text[:-1].strip()
+    try:
+        obj = json.loads(text)
+    except (ValueError, RecursionError):
+        return None, "not a JSON object"
+    if not isinstance(obj, dict):
+        return None, "not a JSON object"
+    qsl = obj.get("qsl_idx")
+    data = obj.get("data")
+    if not isinstance(qsl, int) or isinstance(qsl, bool) or qsl < 0:
+        return None, "qsl_idx missing or not a non-negative integer"
+    if not isinstance(data, str) or len(data) % 2 or not _is_hex(data):
+        return None, "data missing or not an even-length hex string"
+    token_data = obj.get("token_data")
+    if token_data is not None and (not isinstance(token_data, str) or not _is_hex(token_data)):
+        return None, "token_data is not a hex string"
+    count = obj.get("token_count")
+    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
+        return None, "token_count is not an integer"
+    return vt.OutputEntry(qsl, data.upper(), token_data.upper() if token_data else None, count), None
+
+
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in _HEX for c in text)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+@dataclass
+class _Ctx:
+    compliance_dir: str
+    result_dir: str
+    model: str  # mlperf model name
+    model_dir: str
+    scenario: str
+    spec: RoundAuditSpec
+    rel_root: str
+    findings: list[Finding] = field(default_factory=list)
+
+    def rel(self, path: str) -> str:
+        try:
+            rel = os.path.relpath(path, self.rel_root)
+        except ValueError:
+            rel = path
+        return rel.replace(os.sep, "/")
+
+    def add(self, code: str, path: str, message: str, *, expected=None, actual=None, hint=None,
+            official: bool, **data) -> None:
+        payload = {"test": data.pop("test", None), "official": official, **data}
+        self.findings.append(
+            Finding(
+                message=f"{self.rel(path)}: {message}",
+                location=Location(self.rel(path)),
+                expected=None if expected is None else str(expected),
+                actual=None if actual is None else str(actual),
+                hint=hint,
+                code=code,
+                data=tuple(sorted((k, v) for k, v in payload.items() if v is not None)),
+            )
+        )
+
+
+def _read_small_text(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_TEXT_BYTES + 1)
+    except OSError:
+        return None
+    return raw[:MAX_TEXT_BYTES].decode("utf-8", errors="replace")
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= FIGURE_RTOL * max(abs(a), abs(b), 1e-12)
+
+
+def _scenario_name(scenario_dir: str) -> str:
+    canonical = {s.lower(): s for s in ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")}
+    return canonical.get(scenario_dir.lower(), scenario_dir)
+
+
+# --------------------------------------------------------------------------- entry point
+
+
+def verify_compliance_dir(
+    compliance_dir: str,
+    result_dir: str,
+    model: str,
+    scenario: str,
+    round_spec: RoundAuditSpec,
+    rel_root: str,
+    *,
+    expected_seeds: dict[str, int] | None = None,
+    expected_test05_seeds: dict[str, int] | None = None,
+) -> list[Finding]:
+    """Findings (coded CP001..CP026) for the compliance folder of one result.
+
+    ``compliance_dir`` is ``compliance/<sys>/<model_dir>/<scenario_dir>``; ``result_dir`` is
+    ``results/<sys>/<model_dir>/<scenario_dir>``; ``model`` is the model directory name (aliases
+    such as ``resnet50`` are mapped by the round spec); ``scenario`` may be lower-case.
+    ``expected_seeds`` / ``expected_test05_seeds`` override the round's seeds (the live runner
+    passes the seeds of the installed LoadGen). Never raises on bad input.
+    """
+    ctx = _Ctx(
+        compliance_dir=compliance_dir,
+        result_dir=result_dir,
+        model=round_spec.mlperf_model(model),
+        model_dir=model,
+        scenario=_scenario_name(scenario),
+        spec=round_spec,
+        rel_root=rel_root,
+    )
+    seeds = expected_seeds if expected_seeds is not None else round_spec.info.seeds.as_dict()
+    if expected_test05_seeds is not None:
+        seeds05 = expected_test05_seeds
+    else:
+        seeds05 = round_spec.info.test05_seeds.as_dict() if round_spec.info.test05_seeds else None
+    try:
+        _verify(ctx, seeds, seeds05)
+    except Exception as exc:  # pragma: no cover - last-resort isolation: never raise on input
+        ctx.add("CP020", compliance_dir, f"verification stopped on unexpected input: {type(exc).__name__}: {exc}",
+                official=False)
+    return sorted(ctx.findings, key=lambda f: (f.location.path, f.code, f.message))
+
+
+def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None) -> None:
+    required = ctx.spec.tests_for(ctx.model_dir)
+    exists = os.path.isdir(ctx.compliance_dir)
+    present = sorted(
+        name for name in (os.listdir(ctx.compliance_dir) if exists else [])
+        if name.startswith("TEST") and os.path.isdir(os.path.join(ctx.compliance_dir, name))
+    )
+    for name in present:
+        if name not in required:
+            ctx.add("CP025", os.path.join(ctx.compliance_dir, name),
+                    f"{name} is not required for {ctx.model} in {ctx.spec.round}",
+                    expected=", ".join(required) or "no test", actual=name, official=False, test=name)
+    if not required:
+        return
+    if not exists:
+        ctx.add("CP001", ctx.compliance_dir, f"no compliance directory; {ctx.model} requires {', '.join(required)}",
+                expected=", ".join(required), actual="missing", official=True,
+                hint="run the compliance tests and copy their output into compliance/<sys>/<model>/<scenario>/")
+        return
+    for test in required:
+        test_dir = os.path.join(ctx.compliance_dir, test)
+        if not os.path.isdir(test_dir):
+            ctx.add("CP002", test_dir, f"{test} is required for {ctx.model} in {ctx.spec.round} but missing",
+                    expected=test, actual="missing", official=True, test=test)
+            continue
+        rule = ctx.spec.tests[test]
+        _check_files(ctx, test, test_dir, rule)
+        if rule.performance is not None:
+            _check_performance(ctx, test, test_dir, rule, seeds05 if rule.performance.seeds == "test05" else seeds)
+        if test == "TEST01":
+            _check_test01_accuracy(ctx, test_dir, rule)
+        if test == "TEST06":
+            _check_test06(ctx, test_dir, rule)
+
+
+def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
+    for rel in rule.files.required:
+        path = os.path.join(test_dir, rel)
+        if not os.path.isfile(path):
+            ctx.add("CP003", path, f"{test} must contain {rel}", expected=rel, actual="missing",
+                    official=True, test=test)
+    deterministic = True
+    if test == "TEST01":
+        text = _read_small_text(os.path.join(test_dir, "verify_accuracy.txt"))
+        deterministic = text is None or vt.read_verify_accuracy_test01(text).passed
+    for rel_dir, fileset in rule.files.exact_dirs.items():
+        directory = os.path.join(test_dir, rel_dir)
+        if not os.path.isdir(directory):
+            continue  # the missing files were reported above
+        try:
+            names = set(os.listdir(directory))
+        except OSError:
+            continue
+        needed = set(fileset.required) | (set() if deterministic else set(fileset.required_if_not_deterministic))
+        allowed = needed | set(fileset.optional) | set(fileset.required_if_not_deterministic)
+        missing = sorted(needed - names)
+        extra = sorted(names - allowed)
+        if missing or extra:
+            ctx.add("CP004", directory, f"file set differs: missing {missing or 'none'}, unexpected {extra or 'none'}",
+                    expected=", ".join(sorted(needed)), actual=", ".join(sorted(names)), official=True, test=test)
+
+
+def _summary(ctx: _Ctx, path: str, test: str) -> dict | None:
+    try:
+        return parse_summary_log(path)
+    except LogReadError as exc:
+        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({exc})", official=False, test=test)
+        return None
+
+
+def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+    perf = rule.performance
+    assert perf is not None
+    ref_path = os.path.join(ctx.result_dir, PERF_DIR, "mlperf_log_summary.txt")
+    test_path = os.path.join(test_dir, PERF_DIR, "mlperf_log_summary.txt")
+    verify_path = os.path.join(test_dir, "verify_performance.txt")
+    submitted_text = _read_small_text(verify_path)
+    submitted = vt.read_verify_performance(submitted_text) if submitted_text is not None else None
+    if submitted is not None and not submitted.passed:
+        ctx.add("CP005", verify_path, f"{test} verify_performance.txt does not report TEST PASS",
+                expected="TEST PASS", actual="no TEST PASS line", official=True, test=test)
+
+    verdict = None
+    ref = _summary(ctx, ref_path, test) if os.path.isfile(ref_path) else None
+    if not os.path.isfile(ref_path):
+        ctx.add("CP020", ref_path, f"cannot recompute {test}: the submission's performance summary is missing",
+                official=False, test=test)
+    test_summary = _summary(ctx, test_path, test) if os.path.isfile(test_path) else None
+    if ref is not None and test_summary is not None:
+        verdict = vt.verify_performance(test, perf, ref, test_summary, ctx.scenario)
+        _perf_findings(ctx, test, test_path, verdict)
+        if submitted is not None:
+            if submitted.passed != verdict.passed:
+                ctx.add("CP021", verify_path,
+                        f"{test} verify_performance.txt says {'PASS' if submitted.passed else 'FAIL'}, "
+                        f"recomputed {'PASS' if verdict.passed else 'FAIL'}",
+                        expected="PASS" if verdict.passed else "FAIL",
+                        actual="PASS" if submitted.passed else "FAIL", official=False, test=test,
+                        reasons="; ".join(verdict.reasons) or None)
+            for key, value in (("reference_score", verdict.compared_reference), ("test_score", verdict.compared_test)):
+                reported = submitted.figures.get(key)
+                if reported is not None and value is not None and not _close(reported, value):
+                    ctx.add("CP022", verify_path,
+                            f"{test} verify_performance.txt {key.replace('_', ' ')} {reported:g} "
+                            f"differs from the logs ({value:g})",
+                            expected=f"{value:g}", actual=f"{reported:g}", official=False, test=test)
+    # seeds and audit settings of the test run
+    detail_path = os.path.join(test_dir, PERF_DIR, "mlperf_log_detail.txt")
+    if not os.path.isfile(detail_path):
+        return
+    try:
+        detail = parse_detail_log(detail_path)
+    except LogReadError as exc:
+        ctx.add("CP020", detail_path, f"cannot check {test} seeds: detail log unreadable ({exc})",
+                official=False, test=test)
+        return
+    if seeds is not None:
+        for mismatch in vt.compare_seeds(detail.values, seeds):
+            ctx.add("CP009", detail_path, f"{test} run {mismatch.key} is {mismatch.actual}, expected {mismatch.expected}",
+                    expected=mismatch.expected, actual=mismatch.actual, official=True, test=test,
+                    hint="run the test with the LoadGen release of the round and its built-in mlperf.conf")
+    for mismatch in vt.compare_settings(detail.values, rule.audit_settings):
+        ctx.add("CP010", detail_path,
+                f"{test} run shows {mismatch.key}={mismatch.actual}; audit.config sets {mismatch.expected}",
+                expected=mismatch.expected, actual=mismatch.actual, official=False, test=test,
+                hint=f"copy audits/{test}/audit.config into the working directory of the test run")
+
+
+def _perf_findings(ctx: _Ctx, test: str, test_path: str, verdict: vt.PerfVerdict) -> None:
+    figures = dict(reference=verdict.compared_reference, test_score=verdict.compared_test,
+                   threshold_pct=verdict.threshold_pct)
+    for reason in verdict.reasons:
+        if "must be VALID" in reason:
+            ctx.add("CP007", test_path, f"{test}: {reason}", expected="VALID", actual=reason.split(" is ")[-1].split(" (")[0],
+                    official=True, test=test)
+        elif reason.startswith("scenario differs"):
+            ctx.add("CP008", test_path, f"{test}: {reason}", expected=ctx.scenario, actual=reason, official=True, test=test)
+        elif "missing or not positive" in reason or reason.startswith("no score"):
+            ctx.add("CP020", test_path, f"cannot recompute {test}: {reason}", official=False, test=test)
+        else:
+            bounds = []
+            if verdict.lower_bound is not None:
+                bounds.append(f"> {verdict.lower_bound:.6g}")
+            if verdict.upper_bound is not None:
+                bounds.append(f"< {verdict.upper_bound:.6g}")
+            ctx.add("CP006", test_path, f"{test}: {reason}", expected=" and ".join(bounds),
+                    actual=f"{verdict.compared_test:.6g}", official=True, test=test, **figures)
+
+
+def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
+    test = "TEST01"
+    verify_path = os.path.join(test_dir, "verify_accuracy.txt")
+    text = _read_small_text(verify_path)
+    submitted = vt.read_verify_accuracy_test01(text) if text is not None else None
+    acc_rule = rule.accuracy
+    # non-deterministic fallback, as the official checker applies it
+    if submitted is not None and not submitted.passed and acc_rule is not None:
+        base_path = os.path.join(test_dir, "accuracy", "baseline_accuracy.txt")
+        comp_path = os.path.join(test_dir, "accuracy", "compliance_accuracy.txt")
+        base, comp = _read_small_text(base_path), _read_small_text(comp_path)
+        if base is None or comp is None:
+            for path, content in ((base_path, base), (comp_path, comp)):
+                if content is None:
+                    ctx.add("CP003", path, "deterministic check failed, so this fallback file is required",
+                            expected=os.path.basename(path), actual="missing", official=True, test=test)
+        else:
+            fb = vt.verify_test01_fallback(ctx.model, base, comp, acc_rule)
+            for row in fb.metrics:
+                if row.passed and row.official_passed:
+                    continue
+                delta = "missing" if row.delta_pct is None else f"{row.delta_pct:.4f}%"
+                ctx.add("CP014", comp_path,
+                        f"TEST01 fallback {row.metric}: delta {delta} vs allowed {row.allowed_pct:g}% "
+                        f"(official checker allows {row.official_allowed_pct:g}%)",
+                        expected=f"<= {row.allowed_pct:g}%", actual=delta, official=not row.official_passed,
+                        test=test, strict_failed=not row.passed, metric=row.metric)
+    # recompute the deterministic comparison
+    acc_path = os.path.join(ctx.result_dir, "accuracy", ACC_LOG)
+    perf_path = os.path.join(test_dir, "accuracy", ACC_LOG)
+    if not os.path.isfile(acc_path) or not os.path.isfile(perf_path):
+        missing = acc_path if not os.path.isfile(acc_path) else perf_path
+        ctx.add("CP020", missing, "cannot recompute TEST01 outputs: accuracy log missing", official=False, test=test)
+        return
+    acc_reader, perf_reader = AccuracyLogReader(acc_path), AccuracyLogReader(perf_path)
+    verdict = vt.verify_test01_outputs(acc_reader, perf_reader, element_bytes=1,
+                                       min_matched=acc_rule.min_matched if acc_rule else 1)
+    for reader in (acc_reader, perf_reader):
+        _reader_findings(ctx, reader, test)
+    truncated = acc_reader.truncated or perf_reader.truncated
+    if acc_reader.error or perf_reader.error:
+        return
+    if truncated:
+        which = [ctx.rel(r.path) for r in (acc_reader, perf_reader) if r.truncated]
+        ctx.add("CP019", perf_path if perf_reader.truncated else acc_path,
+                f"cannot recompute TEST01 outputs: truncated accuracy log(s) {', '.join(which)}; "
+                f"{verdict.num_perf_log_qsl_idx_match} visible entries compared",
+                official=False, test=test, matched=verdict.num_perf_log_qsl_idx_match,
+                hint="keep the untruncated accuracy logs for audits")
+    figures = dict(matched=verdict.num_perf_log_qsl_idx_match, compared=verdict.num_perf_log_entries)
+    if verdict.num_perf_log_data_mismatch:
+        ctx.add("CP011", perf_path,
+                f"TEST01: {verdict.num_perf_log_data_mismatch} of {verdict.num_perf_log_qsl_idx_match} outputs "
+                f"differ from the accuracy run in the first element",
+                expected="0 mismatches", actual=verdict.num_perf_log_data_mismatch, official=True, test=test,
+                partial=truncated or None, examples=list(verdict.mismatched_qsl_idxs[:5]), **figures)
+    if verdict.num_perf_log_full_mismatch > verdict.num_perf_log_data_mismatch:
+        extra = verdict.num_perf_log_full_mismatch - verdict.num_perf_log_data_mismatch
+        ctx.add("CP012", perf_path,
+                f"TEST01: {extra} output(s) match the accuracy run in the first element only",
+                expected="identical outputs", actual=f"{extra} differ", official=False, test=test,
+                partial=truncated or None, examples=list(verdict.mismatched_qsl_idxs[:5]), **figures)
+    if verdict.num_acc_log_data_mismatch:
+        ctx.add("CP026", acc_path, f"accuracy log has {verdict.num_acc_log_data_mismatch} qsl_idx logged twice with "
+                f"different data", expected="0", actual=verdict.num_acc_log_data_mismatch, official=False, test=test)
+    if truncated:
+        return
+    if verdict.num_perf_log_qsl_idx_match == 0:
+        ctx.add("CP013", perf_path, "TEST01: no logged qsl_idx of the performance run is in the accuracy log",
+                expected=">= 1 match", actual=0, official=True, test=test)
+    if submitted is not None:
+        if submitted.passed != verdict.official_passed:
+            ctx.add("CP021", verify_path,
+                    f"TEST01 verify_accuracy.txt says {'PASS' if submitted.passed else 'FAIL'}, "
+                    f"recomputed {'PASS' if verdict.official_passed else 'FAIL'} (first-element comparison)",
+                    expected="PASS" if verdict.official_passed else "FAIL",
+                    actual="PASS" if submitted.passed else "FAIL", official=False, test=test)
+        recomputed = {
+            "num_perf_log_entries": verdict.num_perf_log_entries,
+            "num_perf_log_qsl_idx_match": verdict.num_perf_log_qsl_idx_match,
+            "num_perf_log_data_mismatch": verdict.num_perf_log_data_mismatch,
+        }
+        for key, value in recomputed.items():
+            if key in submitted.figures and submitted.figures[key] != value:
+                ctx.add("CP022", verify_path, f"TEST01 verify_accuracy.txt {key} = {submitted.figures[key]}, logs give {value}",
+                        expected=value, actual=submitted.figures[key], official=False, test=test)
+
+
+def _reader_findings(ctx: _Ctx, reader: AccuracyLogReader, test: str) -> None:
+    if reader.error:
+        ctx.add("CP020", reader.path, f"cannot recompute {test}: accuracy log {reader.error}", official=False, test=test)
+    for line, problem in reader.malformed[:5]:
+        ctx.findings.append(
+            Finding(
+                message=f"{ctx.rel(reader.path)}:{line}: malformed accuracy-log entry: {problem}",
+                location=Location(ctx.rel(reader.path), line=line),
+                expected='{"seq_id": N, "qsl_idx": N, "data": "<hex>"}',
+                actual=problem,
+                code="CP024",
+                data=(("count", len(reader.malformed)), ("official", False), ("test", test)),
+            )
+        )
+
+
+def _check_test06(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
+    test = "TEST06"
+    llm = rule.llm_output
+    assert llm is not None
+    verify_path = os.path.join(test_dir, "verify_accuracy.txt")
+    text = _read_small_text(verify_path)
+    submitted = None
+    if text is not None:
+        submitted, strict_ok = vt.read_verify_test06(text, ctx.scenario, llm)
+        if not submitted.passed:
+            f = submitted.figures
+            ctx.add("CP005", verify_path,
+                    f"TEST06 accuracy check failed: first_token {f.get('first_token')}, eos {f.get('eos')}, "
+                    f"length {f.get('length')}", expected="True/True/True", actual=str(f), official=True, test=test)
+        elif not strict_ok:
+            ctx.add("CP017", verify_path, f"TEST06 first-token check was skipped in {ctx.scenario}",
+                    expected="First token check pass: True", actual="Skipped", official=False, test=test,
+                    hint="run run_verification.py with the scenario (-s) of the result")
+    log_path = os.path.join(test_dir, "accuracy", ACC_LOG)
+    if not os.path.isfile(log_path):
+        ctx.add("CP020", log_path, "cannot recompute TEST06: accuracy log missing", official=False, test=test)
+        return
+    eos = llm.eos_token_id.get(ctx.model)
+    if eos is None:
+        ctx.add("CP020", log_path, f"cannot recompute TEST06: no EOS token id known for {ctx.model}",
+                official=False, test=test)
+        return
+    reader = AccuracyLogReader(log_path)
+    verdict = vt.verify_test06(reader, ctx.scenario, eos, llm)
+    _reader_findings(ctx, reader, test)
+    if reader.error:
+        return
+    if reader.truncated:
+        ctx.add("CP019", log_path, f"cannot recompute TEST06: accuracy log truncated ({verdict.num_samples} visible samples)",
+                official=False, test=test)
+        return
+    n = verdict.num_samples
+    if n == 0:
+        ctx.add("CP023", log_path, "TEST06 accuracy log holds no sample: nothing was verified",
+                expected=">= 1 sample", actual=0, official=False, test=test)
+    if verdict.eos_violations:
+        ctx.add("CP015", log_path, f"TEST06: {len(verdict.eos_violations)} sample(s) end with repeated EOS "
+                f"({eos}) tokens, e.g. qsl_idx {verdict.eos_violations[0]}",
+                expected="at most one trailing EOS", actual=len(verdict.eos_violations),
+                official=not verdict.eos_official, test=test, examples=list(verdict.eos_violations[:5]))
+    if verdict.first_token_strict == "False":
+        ctx.add("CP016", log_path, f"TEST06: first token reported differs from the output or is missing "
+                f"({len(verdict.first_token_violations)} mismatching sample(s))",
+                expected="token_data == data[0]", actual="mismatch",
+                official=verdict.first_token_official == "False", test=test,
+                examples=list(verdict.first_token_violations[:5]))
+    if not verdict.length_ok:
+        ctx.add("CP018", log_path, f"TEST06: {len(verdict.length_violations)} sample(s) with token_count "
+                f"different from the output length ({verdict.element_bytes}-byte tokens)",
+                expected="token_count == len(data)", actual=len(verdict.length_violations), official=True, test=test,
+                examples=list(verdict.length_violations[:5]))
+    if submitted is not None:
+        recomputed = {"first_token": verdict.first_token_official, "eos": str(verdict.eos_official),
+                      "length": str(verdict.length_ok)}
+        diffs = {k: (submitted.figures.get(k), v) for k, v in recomputed.items() if submitted.figures.get(k) != v}
+        if diffs:
+            ctx.add("CP021", verify_path,
+                    "TEST06 verify_accuracy.txt disagrees with the recomputation: "
+                    + ", ".join(f"{k} {a} vs {b}" for k, (a, b) in sorted(diffs.items())),
+                    expected=str({k: b for k, (a, b) in diffs.items()}),
+                    actual=str({k: a for k, (a, b) in diffs.items()}), official=False, test=test)
