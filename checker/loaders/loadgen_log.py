@@ -28,32 +28,60 @@ class LogProblem:
     message: str
 
 
+_SENTINEL = object()
+_KEY_PREFIX = '{"key": "'
+
+
 @dataclass
 class DetailLog:
-    """The parsed content of one ``mlperf_log_detail.txt``."""
+    """The parsed content of one ``mlperf_log_detail.txt``.
+
+    Entries are decoded lazily: the key of every line is read at parse time, but the JSON of a
+    line is only decoded when its value is asked for (``loaded_qsl_set`` lines can be megabytes).
+    Lines flagged as errors or warnings, and lines that do not look like complete JSON objects,
+    are decoded at once so that problems are known after parsing.
+    """
 
     path: str
-    values: dict[str, Any] = field(default_factory=dict)
+    raw: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (json payload, line number)
     errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
     warnings: list[tuple[str, Any, int]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     problems: list[LogProblem] = field(default_factory=list)
     lines_total: int = 0
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
-        return self.values.get(key, default)
+        value = self._cache.get(key, _SENTINEL)
+        if value is not _SENTINEL:
+            return value
+        entry = self.raw.get(key)
+        if entry is None:
+            return default
+        try:
+            decoded = json.loads(entry[0])
+            value = decoded.get("value") if isinstance(decoded, dict) else None
+        except (ValueError, RecursionError):
+            self.problems.append(LogProblem(entry[1], f"invalid JSON in the '{key}' entry"))
+            value = None
+        self._cache[key] = value
+        return value
+
+    @property
+    def values(self) -> dict[str, Any]:
+        return {key: self.get(key) for key in self.raw}
 
     def __contains__(self, key: str) -> bool:
-        return key in self.values
+        return key in self.raw
 
     @property
     def scenario(self) -> str | None:
-        value = self.values.get("effective_scenario")
+        value = self.get("effective_scenario")
         return value if isinstance(value, str) else None
 
     @property
     def loadgen_version(self) -> str | None:
-        value = self.values.get("loadgen_version")
+        value = self.get("loadgen_version")
         return value if isinstance(value, str) else None
 
 
@@ -74,38 +102,55 @@ def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
     return raw.decode("utf-8", errors="replace")
 
 
+def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
+    try:
+        entry = json.loads(payload)
+    except (ValueError, RecursionError) as exc:
+        log.problems.append(LogProblem(number, f"invalid JSON after {MARKER}: {exc}"))
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+        log.problems.append(LogProblem(number, "log entry is not an object with a string 'key'"))
+        return None
+    return entry
+
+
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     log = DetailLog(path=path)
     seen_marker = False
+    number = 0
     for number, line in enumerate(text.splitlines(), start=1):
-        log.lines_total = number
         stripped = line.strip()
-        if not stripped:
-            continue
         if not stripped.startswith(MARKER):
             continue
         seen_marker = True
         payload = stripped[len(MARKER):].strip()
-        try:
-            entry = json.loads(payload)
-        except (ValueError, RecursionError) as exc:
-            log.problems.append(LogProblem(number, f"invalid JSON after {MARKER}: {exc}"))
-            continue
-        if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
-            log.problems.append(LogProblem(number, "log entry is not an object with a string 'key'"))
+        tail = payload[-300:]
+        flagged = '"is_error": true' in tail or '"is_warning": true' in tail
+        if payload.startswith(_KEY_PREFIX) and payload.endswith("}") and not flagged:
+            end = payload.find('"', len(_KEY_PREFIX))
+            key = payload[len(_KEY_PREFIX):end] if end > 0 else ""
+            if key and "\\" not in key:
+                if key in log.raw:
+                    log.duplicates.append(key)
+                else:
+                    log.raw[key] = (payload, number)
+                continue
+        entry = _decode_full(log, payload, number)
+        if entry is None:
             continue
         key = entry["key"]
-        value = entry.get("value")
         metadata = entry.get("metadata")
         if isinstance(metadata, dict):
             if metadata.get("is_error") is True:
-                log.errors.append((key, value, number))
+                log.errors.append((key, entry.get("value"), number))
             elif metadata.get("is_warning") is True:
-                log.warnings.append((key, value, number))
-        if key in log.values:
+                log.warnings.append((key, entry.get("value"), number))
+        if key in log.raw:
             log.duplicates.append(key)
             continue
-        log.values[key] = value
+        log.raw[key] = (payload, number)
+        log._cache[key] = entry.get("value")
+    log.lines_total = number
     if not seen_marker:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log

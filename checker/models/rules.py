@@ -106,6 +106,8 @@ class RoundRules(_Strict):
     scenarios: list[str]
     early_stopping_scenarios: list[str]
     inferable: list[list[str]]  # [directory scenario, log scenario] pairs an edge system may infer
+    log_scenario_sources: dict[str, str] = Field(default_factory=dict)  # dir scenario -> log scenario it must come from (v5.1 Interactive <- Server)
+    open_accuracy_needs_metric: bool = False  # v5.1+: open accuracy is forced valid only if a metric was found
     model_aliases: dict[str, str]
     model_heuristics: list[list[str]]  # [substring, model], tried in order
     models: dict[str, ModelRules]

@@ -1,0 +1,127 @@
+"""Command-line wiring: load -> engine -> reporter -> exit code. No logic lives here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from checker.diagnostics import MlpcError
+
+app = typer.Typer(
+    name="mlpc",
+    help="Compliance checker and audit toolkit for MLPerf Inference submissions.\n\n"
+         "Start with `mlpc check PATH` on a submission root (the folder holding closed/, open/, network/), "
+         "one division folder or one submitter folder.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+err = Console(stderr=True)
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+class ProfileName(str, Enum):
+    official = "official"
+    smoke = "smoke"
+
+
+def _fail(message: str) -> None:
+    err.print(f"[bold red]error:[/] {message}")
+    raise typer.Exit(2)
+
+
+@app.command()
+def check(
+    path: str = typer.Argument(..., help="Submission root, division folder or submitter folder."),
+    round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules to apply (v4.1, v5.0, ...). "
+                                        "Detected from the logs' seeds and LoadGen version when omitted."),
+    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of stdout."),
+    strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
+    profile: ProfileName = typer.Option(ProfileName.official, "--profile",
+                                        help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
+    show_info: bool = typer.Option(False, "--show-info", help="Also list info-level findings in the text report."),
+) -> None:
+    """Check a submission tree and report every finding with where / expected / actual / hint.
+
+    Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
+    """
+    from checker.engine import check_tree
+    from checker.loaders.detect import detect_round
+    from checker.loaders.rules import load_rules
+    from checker.reporters import json_report, text
+
+    if not os.path.isdir(path):
+        _fail(f"{path}: not a directory")
+    try:
+        if round:
+            rules, reason = load_rules(round), "selected with --round"
+        else:
+            name, reason = detect_round(path)
+            rules = load_rules(name)
+        report = check_tree(path, rules, round_reason=reason, profile=profile.value)
+    except MlpcError as exc:
+        _fail(str(exc))
+    rendered = json_report.render(report) if fmt == Format.json else text.render(report, show_info=show_info)
+    if output:
+        with open(output, "w", encoding="utf-8") as handle:
+            handle.write(rendered)
+        err.print(f"report written to {output}")
+    else:
+        sys.stdout.write(rendered)
+    failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
+    raise typer.Exit(1 if failed else 0)
+
+
+@app.command("checks")
+def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help="Show severities of this round only.")) -> None:
+    """List every check: code, name, category, scope and severity per round."""
+    from rich.table import Table
+
+    from checker.loaders.rules import available_rounds, load_rules
+    from checker.registry import ALL_CHECKS, TOOL_CODES
+
+    try:
+        rounds = [round] if round else available_rounds()
+        all_rules = {r: load_rules(r) for r in rounds}
+    except MlpcError as exc:
+        _fail(str(exc))
+    table = Table(title="mlpc checks")
+    for col in ("code", "name", "category", "scope", *rounds, "summary"):
+        table.add_column(col, overflow="fold")
+    for c in ALL_CHECKS:
+        sev = [all_rules[r].severities.get(c.code, "error") for r in rounds]
+        table.add_row(c.code, c.name, c.category, c.scope, *sev, c.summary + (" [stricter]" if c.stricter else ""))
+    for code, (name, summary) in TOOL_CODES.items():
+        table.add_row(code, name, "tool", "-", *["error"] * len(rounds), summary)
+    Console(width=200).print(table)
+
+
+@app.command()
+def explain(code: str = typer.Argument(..., help="A check code such as PF005.")) -> None:
+    """Print the documentation of one check."""
+    from checker.registry import TOOL_CODES, by_code
+
+    code = code.upper()
+    found = by_code().get(code)
+    if found is None:
+        if code in TOOL_CODES:
+            name, summary = TOOL_CODES[code]
+            typer.echo(f"{code} {name}\n\n{summary}")
+            return
+        _fail(f"unknown check code '{code}'; see `mlpc checks`")
+    typer.echo(f"{found.code} {found.name} ({found.category}, scope: {found.scope})\n")
+    typer.echo(found.doc)
+
+
+def main() -> None:  # pragma: no cover - console entry
+    app()

@@ -1,0 +1,61 @@
+"""Detect the round of a submission tree from its LoadGen logs (seeds first, then version)."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+from checker.diagnostics import MlpcError
+from checker.loaders.loadgen_log import LogReadError, parse_detail_log
+from checker.loaders.rules import available_rounds, load_rules
+
+MAX_LOGS = 40
+
+
+def _sample_logs(root: str, limit: int = MAX_LOGS) -> list[str]:
+    found: list[str] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        if "compliance" in dirnames:
+            dirnames.remove("compliance")
+        if "mlperf_log_detail.txt" in filenames and dirpath.endswith(os.path.join("performance", "run_1")):
+            found.append(os.path.join(dirpath, "mlperf_log_detail.txt"))
+            if len(found) >= limit:
+                break
+    return found
+
+
+def detect_round(root: str) -> tuple[str, str]:
+    """Return (round, human-readable reason). Raises MlpcError when it cannot decide."""
+    rounds = {name: load_rules(name) for name in available_rounds()}
+    seed_votes: Counter = Counter()
+    version_votes: Counter = Counter()
+    versions: Counter = Counter()
+    logs = _sample_logs(root)
+    for path in logs:
+        try:
+            log = parse_detail_log(path)
+        except LogReadError:
+            continue
+        seeds = (log.get("effective_qsl_rng_seed"), log.get("effective_sample_index_rng_seed"),
+                 log.get("effective_schedule_rng_seed"))
+        version = (log.loadgen_version or "").split(" @")[0].strip()
+        versions[version] += 1
+        for name, rules in rounds.items():
+            s = rules.seeds
+            if seeds == (s.qsl_rng_seed, s.sample_index_rng_seed, s.schedule_rng_seed):
+                seed_votes[name] += 1
+            if any(version == v or version.startswith(v + ".") for v in rules.loadgen_versions):
+                version_votes[name] += 1
+    if not logs:
+        raise MlpcError(f"cannot detect the round: no performance logs under {root}; pass --round "
+                        f"({', '.join(rounds)})")
+    seen = ", ".join(f"{v or '?'} x{n}" for v, n in versions.most_common(3))
+    if seed_votes:
+        name, votes = seed_votes.most_common(1)[0]
+        return name, f"{votes} of {len(logs)} sampled performance logs carry the {name} seeds (LoadGen {seen})"
+    if version_votes:
+        name, votes = version_votes.most_common(1)[0]
+        return name, f"{votes} of {len(logs)} sampled logs have a LoadGen version of round {name} ({seen}); seeds match no round"
+    raise MlpcError(f"cannot detect the round: LoadGen versions {seen} and seeds match no known round "
+                    f"({', '.join(rounds)}); pass --round")

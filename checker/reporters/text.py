@@ -1,0 +1,84 @@
+"""The rich terminal report: summary counts, results table, findings grouped by result."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from rich.console import Console, Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from checker.report import Report
+
+STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def _value(summary) -> str:
+    if summary.value is None:
+        return "-"
+    text = f"{summary.value:.6g} {summary.unit or ''}".strip()
+    if summary.inferred:
+        text += " (inferred)"
+    if summary.power_value is not None:
+        text += f" | {summary.power_value:.6g} {summary.power_unit or ''}"
+    return text
+
+
+def build(report: Report, show_info: bool = False, max_findings: int = 400):
+    parts = []
+    if report.profile != "official":
+        parts.append(Text(f"PROFILE '{report.profile}': results checked this way are NOT compliant "
+                          "MLPerf results (run-length limits relaxed)", style="bold magenta"))
+    counts = report.counts()
+    head = Table.grid(padding=(0, 2))
+    head.add_row("round", f"{report.round}  ({report.round_reason})")
+    head.add_row("root", report.root)
+    head.add_row("results", f"{counts['results']}: [green]{counts['valid']} valid[/], [red]{counts['invalid']} invalid[/]")
+    head.add_row("findings", f"[red]{counts['errors']} errors[/], [yellow]{counts['warnings']} warnings[/], "
+                 f"[cyan]{counts['infos']} info[/]")
+    head.add_row("time", f"{report.elapsed_s:.2f} s")
+    parts.append(Panel(head, title="mlpc check", expand=False))
+    table = Table(title="Results", show_lines=False, header_style="bold")
+    for col in ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W"):
+        table.add_column(col, overflow="fold")
+    for r in report.results:
+        table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]", r.division, r.submitter, r.system,
+                      r.model, r.scenario, _value(r), str(r.errors), str(r.warnings))
+    parts.append(table)
+    grouped = defaultdict(list)
+    for f in report.findings:
+        if f.severity.value == "info" and not show_info:
+            continue
+        grouped[f.result_id or "."].append(f)
+    shown = 0
+    for scope in sorted(grouped):
+        if shown >= max_findings:
+            parts.append(Text(f"... {sum(len(v) for v in grouped.values()) - shown} more findings: use --format json",
+                              style="dim"))
+            break
+        lines = Table.grid(padding=(0, 1))
+        for f in grouped[scope]:
+            style = STYLE.get(f.severity.value, "")
+            label = f"{f.severity.value.upper():7} {f.code}" + (" (waived)" if f.waived else "")
+            detail = f.message
+            extra = []
+            if f.expected is not None:
+                extra.append(f"expected: {f.expected}")
+            if f.actual is not None:
+                extra.append(f"actual: {f.actual}")
+            if f.hint:
+                extra.append(f"hint: {f.hint}")
+            if extra:
+                detail += "\n   " + " | ".join(extra)
+            lines.add_row(Text(label, style=style), Text(detail))
+            shown += 1
+        parts.append(Panel(lines, title=scope or "(submission root)", title_align="left", expand=True))
+    return Group(*parts)
+
+
+def render(report: Report, width: int = 160, show_info: bool = False) -> str:
+    console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    with console.capture() as capture:
+        console.print(build(report, show_info=show_info))
+    return capture.get()
