@@ -583,20 +583,20 @@ def _check_test06(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
         ctx.add("CP023", log_path, "TEST06 accuracy log holds no sample: nothing was verified",
                 expected=">= 1 sample", actual=0, official=False, test=test)
     if verdict.eos_violations:
-        ctx.add("CP015", log_path, f"TEST06: {len(verdict.eos_violations)} sample(s) end with repeated EOS "
+        ctx.add("CP015", log_path, f"TEST06: {verdict.num_eos_violations} sample(s) end with repeated EOS "
                 f"({eos}) tokens, e.g. qsl_idx {verdict.eos_violations[0]}",
-                expected="at most one trailing EOS", actual=len(verdict.eos_violations),
+                expected="at most one trailing EOS", actual=verdict.num_eos_violations,
                 official=not verdict.eos_official, test=test, examples=list(verdict.eos_violations[:5]))
     if verdict.first_token_strict == "False":
         ctx.add("CP016", log_path, f"TEST06: first token reported differs from the output or is missing "
-                f"({len(verdict.first_token_violations)} mismatching sample(s))",
+                f"({verdict.num_first_token_violations} mismatching sample(s))",
                 expected="token_data == data[0]", actual="mismatch",
                 official=verdict.first_token_official == "False", test=test,
                 examples=list(verdict.first_token_violations[:5]))
     if not verdict.length_ok:
-        ctx.add("CP018", log_path, f"TEST06: {len(verdict.length_violations)} sample(s) with token_count "
+        ctx.add("CP018", log_path, f"TEST06: {verdict.num_length_violations} sample(s) with token_count "
                 f"different from the output length ({verdict.element_bytes}-byte tokens)",
-                expected="token_count == len(data)", actual=len(verdict.length_violations), official=True, test=test,
+                expected="token_count == len(data)", actual=verdict.num_length_violations, official=True, test=test,
                 examples=list(verdict.length_violations[:5]))
     if submitted is not None:
         recomputed = {"first_token": verdict.first_token_official, "eos": str(verdict.eos_official),

@@ -415,6 +415,9 @@ class Test06Verdict:
     eos_official: bool
     eos_strict: bool
     length_ok: bool
+    num_eos_violations: int = 0
+    num_first_token_violations: int = 0
+    num_length_violations: int = 0
     eos_violations: tuple[int, ...] = ()  # qsl_idx, first 20
     first_token_violations: tuple[int, ...] = ()
     length_violations: tuple[int, ...] = ()
@@ -527,6 +530,9 @@ def verify_test06(
         eos_official=eos_official_ok,
         eos_strict=not eos_bad,
         length_ok=length_ok,
+        num_eos_violations=len(eos_bad),
+        num_first_token_violations=len(first_bad),
+        num_length_violations=len(len_bad),
         eos_violations=tuple(eos_bad[:20]),
         first_token_violations=tuple(first_bad[:20]),
         length_violations=tuple(len_bad[:20]),
