@@ -11,6 +11,11 @@ from checker.audit.runner import DEFAULT_TIMEOUT_S, RunnerError, RunPlan, run_au
 app = typer.Typer(help="Run compliance tests against a SUT with the real LoadGen.", no_args_is_help=True)
 
 
+@app.callback()
+def _group() -> None:
+    """Compliance-test runner (needs the optional extra: pip install 'mlpc[audit]')."""
+
+
 @app.command("run")
 def run(
     test: str = typer.Argument(..., help="TEST01, TEST04, TEST05 or TEST06"),
