@@ -1,0 +1,87 @@
+"""CLI commands, exit codes, JSON report schema, read-only guarantee."""
+
+import hashlib
+import json
+import os
+
+import jsonschema
+from typer.testing import CliRunner
+
+from checker.cli import app
+from checker.registry import ALL_CHECKS
+from tests.conftest import REPO, real_tree
+
+BASE = os.path.join(REPO, "fixtures", "checks", "_base")
+runner = CliRunner()
+
+
+def _schema():
+    with open(os.path.join(REPO, "schemas", "report.schema.json")) as handle:
+        return json.load(handle)
+
+
+def test_check_clean_tree_exit_0_and_round_detected():
+    result = runner.invoke(app, ["check", BASE])
+    assert result.exit_code == 0, result.output
+    assert "v4.1" in result.output and "seeds" in result.output
+
+
+def test_check_failing_tree_exit_1():
+    result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "checks", "PF005")])
+    assert result.exit_code == 1
+    assert "PF005" in result.output and "expected" in result.output
+
+
+def test_strict_turns_warnings_into_failure():
+    path = os.path.join(REPO, "fixtures", "checks", "SY007")
+    assert runner.invoke(app, ["check", path]).exit_code == 0
+    assert runner.invoke(app, ["check", path, "--strict"]).exit_code == 1
+
+
+def test_json_report_validates_against_schema():
+    result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "checks", "AC001"), "--format", "json"])
+    data = json.loads(result.output)
+    jsonschema.validate(data, _schema())
+    assert data["counts"]["invalid"] == 1
+    assert any(f["code"] == "AC001" and f["expected"].startswith(">=") for f in data["findings"])
+
+
+def test_json_report_on_real_tree_validates_and_is_deterministic():
+    root = real_tree("v4.1")
+    first = runner.invoke(app, ["check", root, "--format", "json", "--round", "v4.1"]).output
+    second = runner.invoke(app, ["check", root, "--format", "json", "--round", "v4.1"]).output
+    assert first == second
+    jsonschema.validate(json.loads(first), _schema())
+
+
+def test_checks_lists_every_code_and_explain_prints_docs():
+    result = runner.invoke(app, ["checks"])
+    assert result.exit_code == 0
+    for c in ALL_CHECKS:
+        assert c.code in result.output
+    result = runner.invoke(app, ["explain", "pf005"])
+    assert result.exit_code == 0 and "How to fix" in result.output
+    assert runner.invoke(app, ["explain", "XX999"]).exit_code == 2
+
+
+def _tree_digest(root):
+    digest = hashlib.sha256()
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames.sort()
+        for name in sorted(filenames) + dirnames:
+            path = os.path.join(dirpath, name)
+            digest.update(os.path.relpath(path, root).encode())
+            st = os.lstat(path)
+            digest.update(f"{st.st_mode}:{st.st_size}:{st.st_mtime_ns}".encode())
+            if os.path.isfile(path) and not os.path.islink(path):
+                with open(path, "rb") as handle:
+                    digest.update(handle.read())
+    return digest.hexdigest()
+
+
+def test_input_tree_is_never_written():
+    root = real_tree("v4.1")
+    before = _tree_digest(root)
+    runner.invoke(app, ["check", root, "--format", "json"])
+    runner.invoke(app, ["check", BASE])
+    assert _tree_digest(root) == before
