@@ -114,15 +114,38 @@ def accuracy_above_limit(ctx, rules):
 
 @check("AC003", "accuracy-metric-missing", "result")
 def accuracy_metric_missing(ctx, rules):
-    """`accuracy.txt` lacks a target metric, or it is unreadable (closed and network).
+    """`accuracy.txt` lacks a target metric, or it is unreadable (closed and network; open from v5.1
+    when no metric at all is found).
 
-    What it checks: each target metric of the model matches its regex on some line.
-    Why: official checker F3.
-    Failing example: a gptj accuracy.txt without `'rouge2'`.
+    What it checks: each target metric of the model matches its regex on some line. In the open
+    division, for rounds with `open_accuracy_needs_metric` (v5.1+), at least one target metric must
+    be found: the official checker forces an invalid open accuracy to valid only if some metric was found.
+    Why: official checker F3 and F9 (v5.1).
+    Failing example: a gptj accuracy.txt without `'rouge2'`; an open accuracy.txt holding only `hash=`.
     How to fix: write the accuracy script's output unchanged.
-    Data used: `accuracy_patterns`, `models.*.accuracy`.
+    Data used: `accuracy_patterns`, `models.*.accuracy`, `open_accuracy_needs_metric`.
     """
+    if ctx.division == "open":
+        yield from _open_without_metric(ctx, rules)
+        return
     yield from _closed({"missing", "unreadable"})(ctx, rules)
+
+
+def _open_without_metric(ctx, rules):
+    if not rules.open_accuracy_needs_metric or ctx.scenario is None or not ctx.accuracy.listing.exists:
+        return
+    txt_rel = f"{ctx.accuracy.rel}/accuracy.txt"
+    if ctx.accuracy.accuracy_txt is None:
+        if ctx.accuracy.accuracy_txt_error and "accuracy.txt" in ctx.accuracy.listing.files:
+            yield finding(txt_rel, f"no accuracy metric can be read: {ctx.accuracy.accuracy_txt_error}",
+                          expected="readable text", actual="unreadable")
+        return
+    reading, model = _reading(ctx, rules)
+    if reading is None or reading.values:
+        return
+    yield finding(txt_rel, f"no accuracy metric of {ctx.mlperf_model} found; open accuracy is accepted only "
+                  f"when a metric was found", expected=", ".join(t.metric for t in model.accuracy),
+                  actual="no match", hint="write the accuracy script's output unchanged")
 
 
 @check("AC004", "accuracy-hash-missing", "result")

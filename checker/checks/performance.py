@@ -23,6 +23,14 @@ def _model(ctx, rules):
     return rules.models.get(ctx.mlperf_model)
 
 
+def _scenario_mismatch(ctx, rules, log) -> bool:
+    """True when the log's scenario may not stand for the folder's (PF015 reports it)."""
+    source = rules.log_scenario_sources.get(ctx.scenario)
+    if source is not None:
+        return log.scenario != source
+    return log.scenario != ctx.scenario and [ctx.scenario, log.scenario] not in rules.inferable
+
+
 @check("PF001", "result-invalid", "result")
 def result_invalid(ctx, rules):
     """LoadGen marked the performance run INVALID.
@@ -335,14 +343,27 @@ def scenario_mismatch(ctx, rules):
     """The log's scenario differs from the folder's and the pair cannot be inferred.
 
     What it checks: `effective_scenario` equals the folder scenario, or the pair is one the rules
-    allow to infer (MultiStream and Offline from SingleStream, Offline from MultiStream).
-    Why: rules 4.1.1. The v4.1/v5.0 official checkers silently accept any mismatch (stricter here).
-    Failing example: a `Server/` folder holding an Offline log.
+    allow to infer (MultiStream and Offline from SingleStream, Offline from MultiStream). A folder
+    scenario listed in `log_scenario_sources` (v5.1: Interactive) must come from exactly that log
+    scenario (Server) instead.
+    Why: rules 4.1.1; official checker G16 (v5.1+: an Interactive folder must hold a Server run).
+    The v4.1/v5.0 official checkers silently accept any other mismatch (stricter here).
+    Failing example: a `Server/` folder holding an Offline log; an `Interactive/` folder holding an
+    Offline log.
     How to fix: put each run in its own scenario folder.
-    Data used: `inferable`.
+    Data used: `inferable`, `log_scenario_sources`.
     """
     log = _log(ctx)
-    if log is None or log.scenario is None or log.scenario == ctx.scenario:
+    if log is None or log.scenario is None:
+        return
+    source = rules.log_scenario_sources.get(ctx.scenario)
+    if source is not None:
+        if log.scenario != source:
+            yield finding(_rel(ctx), f"{ctx.scenario} result must come from a {source} run, found {log.scenario}",
+                          expected=source, actual=log.scenario, hint=f"copy the {source} run made with the "
+                          f"{ctx.scenario} latency limits")
+        return
+    if log.scenario == ctx.scenario:
         return
     if [ctx.scenario, log.scenario] not in rules.inferable:
         yield finding(_rel(ctx), f"{ctx.scenario} result cannot come from a {log.scenario} run",
@@ -383,7 +404,7 @@ def result_value_missing(ctx, rules):
     log = _log(ctx)
     if log is None or log.scenario is None:
         return
-    if log.scenario != ctx.scenario and [ctx.scenario, log.scenario] not in rules.inferable:
+    if _scenario_mismatch(ctx, rules, log):
         return  # PF015
     value = result_value(ctx, rules)
     if value.value is None or value.value == 0:
