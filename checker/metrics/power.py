@@ -6,7 +6,7 @@ Pure functions over the text of `spl.txt` and the LoadGen `power_begin` / `power
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timezone
 
 STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
@@ -74,3 +74,92 @@ def power_metric(scenario: str, window: PowerWindow, query_count: float | None, 
         efficiency = samples_per_query * 1000 / energy if energy else None
         return energy, efficiency
     raise PowerError(f"no power metric for scenario {scenario}")
+
+
+# --- spl.txt parsing for the power checks (PW) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SplSample:
+    line: int  # 1-based line number in spl.txt
+    stamp: datetime
+    watts: float
+
+
+@dataclass(frozen=True)
+class SplParse:
+    """Every `Time,` record of a `spl.txt`, plus the lines that are not usable records.
+
+    ``bad`` holds `Time` lines whose timestamp (field 1) or watts (field 3) does not parse, and lines
+    with bytes that are not UTF-8: the official tools raise on them. ``stray`` holds other non-blank
+    lines (no `Time` prefix), which the submission checker skips. Blank lines are ignored (every
+    published `spl.txt` ends with one)."""
+
+    samples: tuple[SplSample, ...]
+    bad: tuple[tuple[int, str], ...]
+    stray: tuple[tuple[int, str], ...]
+
+
+def parse_spl(text: str) -> SplParse:
+    samples: list[SplSample] = []
+    bad: list[tuple[int, str]] = []
+    stray: list[tuple[int, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if "\ufffd" in line:
+            bad.append((number, line[:120]))
+            continue
+        if not line.startswith("Time"):
+            stray.append((number, line[:120]))
+            continue
+        fields = line.split(",")
+        try:
+            stamp = datetime.strptime(fields[1], STAMP)
+            watts = float(fields[3])
+        except (IndexError, ValueError):
+            bad.append((number, line[:120]))
+            continue
+        samples.append(SplSample(number, stamp, watts))
+    return SplParse(tuple(samples), tuple(bad), tuple(stray))
+
+
+def window_samples(samples, begin: datetime, end: datetime) -> list[SplSample]:
+    """Samples strictly inside (begin, end), in file order (official I2)."""
+    return [s for s in samples if begin < s.stamp < end]
+
+
+def window_average(samples, begin: datetime, end: datetime) -> float | None:
+    """Mean of the positive readings strictly inside (begin, end); None when there is none."""
+    values = [s.watts for s in window_samples(samples, begin, end) if s.watts > 0]
+    return sum(values) / len(values) if values else None
+
+
+@dataclass(frozen=True)
+class CoverageGap:
+    start: datetime
+    end: datetime
+
+    @property
+    def seconds(self) -> float:
+        return (self.end - self.start).total_seconds()
+
+
+def coverage_gaps(samples, begin: datetime, end: datetime, max_gap_s: float) -> list[CoverageGap]:
+    """Stretches of the run window (begin, end) longer than ``max_gap_s`` without a sample: before
+    the first sample, between two samples, after the last one. The whole window when no sample."""
+    stamps = sorted(s.stamp for s in window_samples(samples, begin, end))
+    points = [begin, *stamps, end]
+    return [CoverageGap(a, b) for a, b in zip(points, points[1:]) if (b - a).total_seconds() > max_gap_s]
+
+
+def ranging_delta_percent(ranging_watts: float, testing_watts: float) -> float:
+    """Testing vs ranging average power in percent, rounded as the Power WG checker does
+    (averages to 5 decimals, the delta to 2)."""
+    ranging, testing = round(ranging_watts, 5), round(testing_watts, 5)
+    return round((testing / ranging - 1) * 100, 2)
+
+
+def epoch_utc(stamp: datetime) -> float:
+    """A LoadGen / spl timestamp as seconds since the epoch, read as UTC (official: offset 0)."""
+    return stamp.replace(tzinfo=timezone.utc).timestamp()

@@ -79,6 +79,18 @@ class PowerRules(_Strict):
     measure_file_patterns: list[str]
     measure_file_ancestor_depth: int = 3
     analyzer_models: dict[str, int] = Field(default_factory=dict)
+    # Power WG power_checker constants (official-checker.md section I, sub-checks 3, 6, 9)
+    time_delta_tolerance_ms: int = 800
+    dst_workaround_s: int = 3600
+    testing_power_min_delta_percent: float = -5.0
+    testing_duration_warning_ratio: float = 0.5
+    max_sample_gap_s: float = 2.0  # mlpc's own coverage check (PW003, stricter)
+    ptd_common_ranging_errors: list[str] = Field(default_factory=lambda: [
+        "Can't evaluate uncertainty of this sample!", "Bad watts reading nan from ", "Bad amps reading nan from ",
+        "Bad pf reading nan from ", "Bad volts reading nan from ", "Current appears to be too high for set range"])
+    ptd_testing_errors_as_warnings: list[str] = Field(default_factory=lambda: ["USB."])
+    ptd_uncertainty_error_pattern: str = r"Uncertainty \d+.\d+%, which is above 1.00% limit for the last sample!"
+    multichannel_devices: list[int] = Field(default_factory=lambda: [77])
 
 
 class RoundRules(_Strict):

@@ -1,0 +1,303 @@
+"""Pure parsing of the PTD session files: `ptd_logs.txt`, `client.json`, `server.json`.
+
+Mirrors what the Power WG `power_checker.py` reads (official-checker.md section I, sub-checks 3-11),
+including its quirks, so that the power checks (PW) can reproduce its verdicts exactly and report
+separately what it misses. No IO: callers pass the file texts and parsed JSON.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+PTD_STAMP = "%m-%d-%Y %H:%M:%S.%f"
+PTD_STAMP_RE = re.compile(r"^\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d.\d\d\d")
+SESSION_KEYS = ("version", "timezone", "modules", "sources", "messages", "uuid", "session_name", "results",
+                "phases")
+UNCERTAINTY_ACTIVE_RE = re.compile(r"Uncertainty checking for Yokogawa\S+ is activated")
+
+
+# --- client.json / server.json ---------------------------------------------------------------------
+
+
+def missing_session_keys(data: Any) -> list[str]:
+    """Required keys (sub-check 1) absent from a client/server JSON; all of them when not an object."""
+    if not isinstance(data, dict):
+        return list(SESSION_KEYS)
+    return [k for k in SESSION_KEYS if k not in data]
+
+
+def ptd_messages(server: Any) -> list[dict]:
+    """The PTD command/reply pairs of server.json (`ptd_messages`); a per-analyzer list of lists is
+    flattened. Entries that are not {cmd, reply} objects are skipped."""
+    raw = server.get("ptd_messages") if isinstance(server, dict) else None
+    out: list[dict] = []
+    stack = list(raw) if isinstance(raw, list) else []
+    for item in stack:
+        if isinstance(item, list):
+            out.extend(m for m in item if isinstance(m, dict))
+        elif isinstance(item, dict):
+            out.append(item)
+    return [m for m in out if isinstance(m.get("cmd"), str) and isinstance(m.get("reply"), str)]
+
+
+@dataclass(frozen=True)
+class Identity:
+    """What the `Identify` reply says: meter model (first field) and PTD version (`version=X-...`)."""
+
+    reply: str
+    model: str
+    version: str
+
+
+def identify(server: Any) -> Identity | None:
+    for msg in ptd_messages(server):
+        if msg["cmd"] == "Identify" and msg["reply"]:
+            reply = msg["reply"]
+            found = re.search(r"(?<=version=)(.+?)-", reply)
+            return Identity(reply, reply.split(",")[0], found.group(1) if found else "")
+    return None
+
+
+def ptd_configs(server: Any) -> list[dict]:
+    """`ptd_config` of server.json: one object (v4.1 client) or a list of them (one per analyzer)."""
+    raw = server.get("ptd_config") if isinstance(server, dict) else None
+    if isinstance(raw, dict):
+        return [raw]
+    if isinstance(raw, list):
+        return [c for c in raw if isinstance(c, dict)]
+    return []
+
+
+def reply_problems(server: Any) -> list[str]:
+    """Sub-check 3 (replies): SR,A / SR,V / Go,1000, / Stop replies, and the third SR restoring the
+    initial ranges read from the `RR` reply (the third message)."""
+    msgs = ptd_messages(server)
+    problems: list[str] = []
+    expected = (("SR,A", "Range A changed"), ("SR,V", "Range V changed"),
+                ("Go,1000,", "Starting untimed measurement, maximum 500000 samples at 1000ms with 0 rampup samples"),
+                ("Stop", "Stopping untimed measurement"))
+    for prefix, reply in expected:
+        stops = 0
+        for msg in msgs:
+            if not msg["cmd"].startswith(prefix):
+                continue
+            want = reply
+            if msg["cmd"] == "Stop":
+                if stops == 2:
+                    want = "Error: no measurement to stop"
+                stops += 1
+            if msg["reply"] != want:
+                problems.append(f"reply to {msg['cmd']!r} is {msg['reply']!r}, expected {want!r}")
+    if len(msgs) < 3:
+        return problems + ["fewer than three PTD messages (no initial ranges)"]
+    ranges = msgs[2]["reply"].split(",")
+
+    def initial(index: int) -> str | None:
+        try:
+            if ranges[index] == "0" and float(ranges[index + 1]) > 0:
+                return ranges[index + 1]
+        except (ValueError, IndexError):
+            return None
+        return "Auto"
+
+    for letter, index in (("A", 1), ("V", 3)):
+        value = initial(index)
+        if value is None:
+            problems.append(f"cannot read the initial ranges from {msgs[2]['reply']!r}")
+            continue
+        cmds = [m["cmd"] for m in msgs if m["cmd"].startswith(f"SR,{letter}")]
+        if len(cmds) < 3:
+            problems.append(f"no third 'SR,{letter}' command restoring the initial range")
+        elif cmds[2] != f"SR,{letter},{value}":
+            problems.append(f"third 'SR,{letter}' command is {cmds[2]!r}, expected 'SR,{letter},{value}'")
+    return problems
+
+
+def message_problems(client: dict, server: dict) -> list[str]:
+    """Sub-check 7: identical command lists (and replies, except to `time`), equal protocol versions."""
+    mc, ms = client.get("messages"), server.get("messages")
+    if not isinstance(mc, list) or not isinstance(ms, list):
+        return ["messages is not a list"]
+    if len(mc) != len(ms):
+        return [f"client has {len(mc)} messages, server has {len(ms)}"]
+    for i, (c, s) in enumerate(zip(mc, ms)):
+        if not isinstance(c, dict) or not isinstance(s, dict):
+            return [f"message {i} is not an object"]
+        if c.get("cmd") != s.get("cmd"):
+            return [f"command {i} differs: client {c.get('cmd')!r}, server {s.get('cmd')!r}"]
+        if c.get("cmd") != "time" and c.get("reply") != s.get("reply"):
+            return [f"reply to {c.get('cmd')!r} differs: client {c.get('reply')!r}, server {s.get('reply')!r}"]
+    if not ms:
+        return ["no messages"]
+    cv = re.search(r"mlcommons/power client v(\d+)$", str(ms[0].get("cmd")))
+    sv = re.search(r"mlcommons/power server v(\d+)$", str(ms[0].get("reply")))
+    if cv is None or sv is None:
+        return [f"no client/server protocol version in {ms[0]!r}"]
+    if cv.group(1) != sv.group(1):
+        return [f"client protocol v{cv.group(1)} differs from server protocol v{sv.group(1)}"]
+    return []
+
+
+def phase_starts(data: dict, mode: str) -> list[float] | None:
+    """The wall-clock start of each phase of `phases[mode]` (first element of each pair)."""
+    phases = (data.get("phases") or {}).get(mode) if isinstance(data.get("phases"), dict) else None
+    if not isinstance(phases, list):
+        return None
+    out = []
+    for item in phases:
+        if not isinstance(item, list) or not item or not isinstance(item[0], (int, float)):
+            return None
+        out.append(float(item[0]))
+    return out
+
+
+# --- ptd_logs.txt ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PtdLine:
+    line: int  # 1-based
+    text: str
+    time: float | None  # epoch seconds, PTD stamp read as UTC plus the session timezone (as official)
+
+
+@dataclass(frozen=True)
+class PtdEvent:
+    """One WARNING:/ERROR: line and how the Power WG checker grades it.
+
+    grade: "error-outside-ranging", "uncertainty-error", "warning" (load-window warning, uncommon
+    ranging error, accepted testing error) or "ignored"."""
+
+    line: PtdLine
+    kind: str  # "WARNING" or "ERROR"
+    message: str
+    grade: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class PtdScan:
+    lines_total: int
+    ranging_start: float | None
+    ranging_stop: float | None
+    testing_start: float | None  # "Go with mark '<session>_testing'" .. next "Completed test"
+    testing_stop: float | None
+    uncertainty_line: PtdLine | None  # "Uncertainty checking for Yokogawa... is activated"
+    events: tuple[PtdEvent, ...]  # every WARNING/ERROR line, graded
+    official: PtdEvent | None  # the event at which the official check stops (first non-ignored)
+    crash: PtdLine | None  # the first line on which the official check raises (bad/missing stamp)
+    bad_stamps: tuple[PtdLine, ...] = field(default_factory=tuple)  # every line it could raise on
+    undecodable: tuple[int, ...] = field(default_factory=tuple)  # lines with non-UTF-8 bytes
+
+
+def _time(text: str, offset: float) -> float | None | str:
+    """Epoch of a PTD line; None when it has no stamp, "bad" when the stamp does not parse."""
+    match = PTD_STAMP_RE.search(text)
+    if not match:
+        return None
+    try:
+        stamp = datetime.strptime(match.group(0), PTD_STAMP)
+    except ValueError:
+        return "bad"
+    return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
+
+
+def _message(text: str) -> str:
+    match = PTD_STAMP_RE.search(text)
+    return text[match.end():].strip() if match else text.strip()
+
+
+def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begin: float | None,
+                 load_end: float | None, tolerance: float, common_ranging_errors: list[str],
+                 testing_errors_as_warnings: list[str], uncertainty_error_re: str) -> PtdScan:
+    """Walk `ptd_logs.txt` like `check_ptd_logs` of the Power WG checker.
+
+    ``load_begin``/``load_end`` are the run_1 `power_begin`/`power_end` as UTC epochs. ``tolerance`` is
+    the checker's TIME_DELTA_TOLERANCE *number* (milliseconds), which it adds to epoch seconds when it
+    trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
+    lines = text.splitlines()
+    parsed: list[PtdLine] = []
+    bad: list[PtdLine] = []
+    undecodable: list[int] = []
+    for number, raw in enumerate(lines, 1):
+        if "\ufffd" in raw:
+            undecodable.append(number)
+        t = _time(raw, timezone_offset)
+        line = PtdLine(number, raw.rstrip("\n")[:300], t if isinstance(t, float) else None)
+        if t == "bad":
+            bad.append(line)
+        parsed.append(line)
+    bad_numbers = {b.line for b in bad}
+
+    crash: PtdLine | None = None
+    ranging_mark = f": Go with mark '{session_name}_ranging'"
+    testing_mark = f": Go with mark '{session_name}_testing'"
+    r_start = r_stop = t_start = t_stop = None
+    for line in parsed:  # official loop 1: stops at the first "Completed test" after ranging start
+        if line.line in bad_numbers:
+            crash = crash or line
+            break
+        msg = _message(line.text)
+        if line.time is None:
+            continue
+        if r_start is None and msg == ranging_mark:
+            r_start = line.time
+        if r_stop is None and r_start is not None and msg == ": Completed test":
+            r_stop = line.time
+            break
+    seen_testing = False
+    for line in parsed:  # testing window (not used by the official check; for the stricter checks)
+        msg = _message(line.text)
+        if line.time is None:
+            continue
+        if t_start is None and msg == testing_mark:
+            t_start, seen_testing = line.time, True
+        elif seen_testing and t_stop is None and msg == ": Completed test":
+            t_stop = line.time
+    uncertainty = next((line for line in parsed if UNCERTAINTY_ACTIVE_RE.search(line.text)), None)
+
+    uncertainty_re = re.compile(uncertainty_error_re)
+    events: list[PtdEvent] = []
+    official: PtdEvent | None = None
+    for line in parsed:
+        for kind in ("WARNING", "ERROR"):
+            found = re.search(f"(?<={kind}:).+", line.text)
+            if not found or not found.group(0):
+                continue
+            message = found.group(0).strip()
+            if line.time is None:
+                if official is None and crash is None:
+                    crash = line
+                events.append(PtdEvent(line, kind, message, "ignored", "no timestamp"))
+                continue
+            grade, reason = "ignored", ""
+            t = line.time
+            if kind == "ERROR":
+                in_ranging = r_start is not None and r_stop is not None and r_start < t < r_stop
+                if message in testing_errors_as_warnings:
+                    grade, reason = "warning", "accepted error during testing"
+                elif not in_ranging:
+                    grade, reason = "error-outside-ranging", "ERROR outside the ranging window"
+                elif not any(message.startswith(c) for c in common_ranging_errors):
+                    grade, reason = "warning", "uncommon ERROR during ranging"
+                else:
+                    reason = "common ERROR during ranging"
+            else:
+                if load_begin is not None and load_end is not None and \
+                        load_begin + tolerance < t < load_end - tolerance:
+                    if uncertainty_re.search(message):
+                        grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
+                    else:
+                        grade, reason = "warning", "WARNING during the load"
+                else:
+                    reason = "WARNING outside the (trimmed) load window"
+            event = PtdEvent(line, kind, message, grade, reason)
+            events.append(event)
+            if official is None and crash is None and grade != "ignored":
+                official = event
+    return PtdScan(lines_total=len(lines), ranging_start=r_start, ranging_stop=r_stop, testing_start=t_start,
+                   testing_stop=t_stop, uncertainty_line=uncertainty, events=tuple(events), official=official,
+                   crash=crash, bad_stamps=tuple(bad), undecodable=tuple(undecodable))
