@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.checks import accuracy, measurements, performance, structure, system
+from checker.checks import accuracy, bandwidth, measurements, performance, structure, system
 
 ALL_CHECKS = (
     structure.CHECKS
@@ -10,6 +10,7 @@ ALL_CHECKS = (
     + measurements.CHECKS
     + accuracy.CHECKS
     + performance.CHECKS
+    + bandwidth.CHECKS
 )
 
 TOOL_CODES = {
