@@ -10,6 +10,7 @@ ALL_CHECKS = (
     + measurements.CHECKS
     + accuracy.CHECKS
     + performance.CHECKS
+    + power.CHECKS
     + bandwidth.CHECKS
 )
 

@@ -795,11 +795,13 @@ def ptd_replies_unexpected(ctx, rules):
     What it checks: in server.json `ptd_messages`: every `SR,A`/`SR,V` reply is `Range A/V changed`,
     every `Go,1000,` reply starts an untimed measurement of 500000 samples at 1000 ms, `Stop` replies
     `Stopping untimed measurement` (the third: `Error: no measurement to stop`), and the third
-    `SR,A`/`SR,V` restores the range read from the `RR` reply.
-    Why: Power WG checker sub-check 3 ("Check PTD commands and replies"); invalid (I5).
+    `SR,A`/`SR,V` (v5.1: the last one) restores the range read from the `RR` reply.
+    Why: Power WG checker sub-check 3 ("Check PTD commands and replies"); invalid (I5). The v5.1
+    official verdicts accept sessions whose client sends `SR,A,Auto` twice (GATEOverflow, Lenovo
+    whisper), so from v5.1 the last SR command is the one that must restore the range.
     Failing example: `Go,1000,0,...` answered `Error: measurement already running`.
     How to fix: run the official power client/server unmodified and rerun.
-    Data used: none.
+    Data used: `power.range_restore_command`.
     Stricter than official: no.
     """
     if ctx.power is None:
@@ -810,7 +812,7 @@ def ptd_replies_unexpected(ctx, rules):
     ident = ptd_log.identify(st.server)
     if ident is None or ident.version not in rules.power.ptd_versions or ident.model not in rules.power.analyzer_models:
         return  # PW004 / PW005: the official sub-check stops there
-    problems = ptd_log.reply_problems(st.server)
+    problems = ptd_log.reply_problems(st.server, rules.power.range_restore_command)
     if problems:
         yield finding(f"{ctx.power.rel}/server.json", f"unexpected PTD reply: {problems[0]}",
                       expected="the replies of an unmodified PTD session", actual="; ".join(problems)[:300],

@@ -71,8 +71,9 @@ def ptd_configs(server: Any) -> list[dict]:
     return []
 
 
-def reply_problems(server: Any) -> list[str]:
-    """Sub-check 3 (replies): SR,A / SR,V / Go,1000, / Stop replies, and the third SR restoring the
+def reply_problems(server: Any, restore_command: int = 3) -> list[str]:
+    """Sub-check 3 (replies): SR,A / SR,V / Go,1000, / Stop replies, and the SR command number
+    ``restore_command`` (1-based, -1 = the last one; official v4.1/v5.0: the third) restoring the
     initial ranges read from the `RR` reply (the third message)."""
     msgs = ptd_messages(server)
     problems: list[str] = []
@@ -109,10 +110,12 @@ def reply_problems(server: Any) -> list[str]:
             problems.append(f"cannot read the initial ranges from {msgs[2]['reply']!r}")
             continue
         cmds = [m["cmd"] for m in msgs if m["cmd"].startswith(f"SR,{letter}")]
-        if len(cmds) < 3:
-            problems.append(f"no third 'SR,{letter}' command restoring the initial range")
-        elif cmds[2] != f"SR,{letter},{value}":
-            problems.append(f"third 'SR,{letter}' command is {cmds[2]!r}, expected 'SR,{letter},{value}'")
+        which = "last" if restore_command < 0 else f"#{restore_command}"
+        index = restore_command - 1 if restore_command > 0 else restore_command
+        if not cmds or (restore_command > 0 and len(cmds) < restore_command):
+            problems.append(f"no 'SR,{letter}' command {which} restoring the initial range")
+        elif cmds[index] != f"SR,{letter},{value}":
+            problems.append(f"'SR,{letter}' command {which} is {cmds[index]!r}, expected 'SR,{letter},{value}'")
     return problems
 
 

@@ -91,6 +91,7 @@ class PowerRules(_Strict):
     ptd_testing_errors_as_warnings: list[str] = Field(default_factory=lambda: ["USB."])
     ptd_uncertainty_error_pattern: str = r"Uncertainty \d+.\d+%, which is above 1.00% limit for the last sample!"
     multichannel_devices: list[int] = Field(default_factory=lambda: [77])
+    range_restore_command: int = 3  # which SR,A / SR,V command must restore the RR ranges (1-based; -1 = last)
 
 
 class RoundRules(_Strict):
