@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.checks import accuracy, bandwidth, measurements, performance, structure, system
+from checker.checks import accuracy, bandwidth, measurements, performance, power, structure, system
 
 ALL_CHECKS = (
     structure.CHECKS
