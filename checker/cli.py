@@ -50,6 +50,9 @@ def check(
     profile: ProfileName = typer.Option(ProfileName.official, "--profile",
                                         help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
     show_info: bool = typer.Option(False, "--show-info", help="Also list info-level findings in the text report."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core "
+                             "for trees with many submitters)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
 ) -> None:
     """Check a submission tree and report every finding with where / expected / actual / hint.
 
@@ -68,7 +71,8 @@ def check(
         else:
             name, reason = detect_round(path)
             rules = load_rules(name)
-        report = check_tree(path, rules, round_reason=reason, profile=profile.value)
+        report = _with_progress(lambda progress: check_tree(
+            path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress), quiet)
     except MlpcError as exc:
         _fail(str(exc))
     rendered = json_report.render(report) if fmt == Format.json else text.render(report, show_info=show_info)
@@ -80,6 +84,22 @@ def check(
         sys.stdout.write(rendered)
     failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
     raise typer.Exit(1 if failed else 0)
+
+
+def _with_progress(run, quiet: bool):
+    """Run with a rich progress bar on stderr (only when stderr is a terminal)."""
+    if quiet or not err.is_terminal:
+        return run(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done, total, unit):
+            bar.update(task, completed=done, total=total, description="/".join(unit))
+
+        return run(progress)
 
 
 @app.command("checks")

@@ -7,13 +7,14 @@ invalid when an error-severity finding's scope contains it.
 from __future__ import annotations
 
 import dataclasses
+import os
 import time
 import traceback
 
 from checker.checks.base import Check
 from checker.context import ModelCtx, ResultCtx
 from checker.diagnostics import Finding, Location, Severity
-from checker.loaders.tree import Tree, load_tree
+from checker.loaders.tree import Tree, load_submitter, load_top
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
@@ -78,10 +79,11 @@ def _in_scope(scope: str, rel: str) -> bool:
 
 
 def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["official"],
-               checks: tuple[Check, ...] = ALL_CHECKS) -> list[Finding]:
+               checks: tuple[Check, ...] = ALL_CHECKS, scopes: tuple[str, ...] | None = None) -> list[Finding]:
     by_scope: dict[str, list[Check]] = {}
     for item in checks:
-        by_scope.setdefault(item.scope, []).append(item)
+        if scopes is None or item.scope in scopes:
+            by_scope.setdefault(item.scope, []).append(item)
     findings: list[Finding] = []
     for item in by_scope.get("root", []):
         _run(item, tree.root, rules, profile, findings)
@@ -99,7 +101,6 @@ def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["offic
         ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
         for item in by_scope.get("model", []):
             _run(item, ctx, rules, profile, findings)
-    findings.sort(key=lambda f: f.sort_key())
     return findings
 
 
@@ -143,14 +144,65 @@ def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> 
     )
 
 
+SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
+
+
+def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
+               checks: tuple[Check, ...] = ALL_CHECKS) -> tuple[list[Finding], list[ResultSummary]]:
+    """Check one submitter folder; a crash here is reported as TL001 for that submitter only."""
+    try:
+        tree = load_submitter(root, division, submitter, rules)
+        findings = run_checks(tree, rules, profile, checks, scopes=SUBMITTER_SCOPES)
+        return findings, [summarise(r, rules, findings) for r in tree.results]
+    except Exception as exc:  # isolate a submitter whose files break the loader
+        rel = f"{division}/{submitter}"
+        return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
+                        location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
+                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], []
+
+
+def _unit_worker(args):
+    root, division, submitter, round_name, profile_name = args
+    from checker.loaders.rules import load_rules
+    return check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name])
+
+
 def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
-               checks: tuple[Check, ...] = ALL_CHECKS) -> Report:
+               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None) -> Report:
+    """Check a tree. ``jobs`` > 1 checks submitters in parallel processes (None: one per core when
+    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter."""
     started = time.perf_counter()
     prof = PROFILES[profile]
-    tree = load_tree(path, rules)
-    findings = run_checks(tree, rules, prof, checks)
-    report = Report(root=tree.root.root, round=rules.round, round_reason=round_reason, profile=prof.name,
+    top, units = load_top(path, rules)
+    findings = run_checks(top, rules, prof, checks, scopes=("root", "division"))
+    summaries: list[ResultSummary] = []
+    root = top.root.root
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
+    if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS:
+        from concurrent.futures import ProcessPoolExecutor
+        work = [(root, d, s, rules.round, prof.name) for d, s in units]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            for done, (unit, (found, results)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
+                findings += found
+                summaries += results
+                if progress:
+                    progress(done, len(units), unit)
+    else:
+        for done, (division, submitter) in enumerate(units, 1):
+            found, results = check_unit(root, division, submitter, rules, prof, checks)
+            findings += found
+            summaries += results
+            if progress:
+                progress(done, len(units), (division, submitter))
+    # root and division findings reach every result below them
+    for f in findings:
+        if f.severity == Severity.ERROR and f.result_id is not None and f.result_id.count("/") == 0:
+            summaries = [dataclasses.replace(s, valid=False, errors=s.errors + 1) if _in_scope(f.result_id, s.id)
+                         else s for s in summaries]
+    findings.sort(key=lambda f: f.sort_key())
+    report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,
                     findings=findings, checks_run=len(checks))
-    report.results = sorted((summarise(r, rules, findings) for r in tree.results), key=lambda s: s.id)
+    report.results = sorted(summaries, key=lambda s: s.id)
     report.elapsed_s = time.perf_counter() - started
     return report

@@ -210,7 +210,8 @@ def _code_exists(box: Sandbox, sub_rel: str, model_dir: str, impl: str | None) -
     return target, box.is_dir(target) or box.is_dir(code_rel)
 
 
-def load_tree(path: str, rules: RoundRules) -> Tree:
+def load_top(path: str, rules: RoundRules) -> tuple[Tree, list[tuple[str, str]]]:
+    """Root and division level only, plus the (division, submitter) units to check."""
     root, focus = locate_root(path, rules.divisions)
     box = Sandbox(root)
     top = box.listing("")
@@ -219,6 +220,7 @@ def load_tree(path: str, rules: RoundRules) -> Tree:
     stray = tuple(f for f in top.files if not any(f.endswith(s) for s in rules.root_allowed_file_suffixes))
     tree = Tree(root=RootCtx(root=root, division_dirs=division_dirs, unknown_dirs=unknown,
                              stray_files=stray, focus=focus or "root"))
+    units: list[tuple[str, str]] = []
     for division in division_dirs:
         if focus and not (focus == division or focus.startswith(division + "/")):
             continue
@@ -228,9 +230,27 @@ def load_tree(path: str, rules: RoundRules) -> Tree:
             sub_rel = f"{division}/{submitter}"
             if focus and focus != division and focus != sub_rel:
                 continue
-            if not box.is_dir(f"{sub_rel}/results"):
-                continue
-            _load_submitter(box, tree, division, submitter, sub_rel, rules)
+            if box.is_dir(f"{sub_rel}/results"):
+                units.append((division, submitter))
+    return tree, units
+
+
+def load_submitter(root: str, division: str, submitter: str, rules: RoundRules) -> Tree:
+    """Everything under one ``<division>/<submitter>`` folder."""
+    box = Sandbox(root)
+    tree = Tree(root=RootCtx(root=root, division_dirs=(), unknown_dirs=(), stray_files=(), focus=f"{division}/{submitter}"))
+    _load_submitter(box, tree, division, submitter, f"{division}/{submitter}", rules)
+    return tree
+
+
+def load_tree(path: str, rules: RoundRules) -> Tree:
+    tree, units = load_top(path, rules)
+    for division, submitter in units:
+        part = load_submitter(tree.root.root, division, submitter, rules)
+        tree.submitters += part.submitters
+        tree.systems += part.systems
+        tree.models += part.models
+        tree.results += part.results
     return tree
 
 

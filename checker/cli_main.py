@@ -1,0 +1,6 @@
+"""`python -m checker.cli_main` runs the CLI (used by benchmarks and when no console script is installed)."""
+
+from checker.cli import app
+
+if __name__ == "__main__":
+    app()
