@@ -37,21 +37,32 @@ class PowerWindow:
         return (self.end - self.begin).total_seconds()
 
 
+def _sort_key(stamp: str) -> str | None:
+    """`MM-DD-YYYY HH:MM:SS.fff` rewritten as `YYYYMMDD HH:MM:SS.fff`, which sorts like time."""
+    if len(stamp) < 19 or stamp[2] != "-" or stamp[5] != "-" or stamp[10] != " ":
+        return None
+    return stamp[6:10] + stamp[0:2] + stamp[3:5] + stamp[10:]
+
+
 def average_power(spl_text: str, begin_stamp, end_stamp) -> PowerWindow:
     """Average of the positive `Watts` readings strictly inside (begin, end)."""
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
+    low, high = _sort_key(begin.strftime(STAMP)[:-3]), _sort_key(end.strftime(STAMP)[:-3])
     total, count, bad = 0.0, 0, 0
     for line in spl_text.splitlines():
         if not line.startswith("Time"):
             continue
-        fields = line.split(",")
-        try:
-            stamp = datetime.strptime(fields[1], STAMP)
-            watts = float(fields[3])
-        except (IndexError, ValueError):
+        fields = line.split(",", 5)
+        key = _sort_key(fields[1]) if len(fields) > 3 else None
+        if key is None:
             bad += 1
             continue
-        if begin < stamp < end and watts > 0:
+        try:
+            watts = float(fields[3])
+        except ValueError:
+            bad += 1
+            continue
+        if low < key < high and watts > 0:
             total += watts
             count += 1
     if count == 0:
