@@ -186,7 +186,7 @@ def json_schema(rules: RoundRules) -> dict:
     return schema
 
 
-def _expected(name: str, rules: RoundRules) -> str:
+def expected_type(name: str, rules: RoundRules) -> str:
     if name in COUNT_FIELDS:
         return "a whole number (8 or \"8\")"
     if name in COUNT_TEXT_FIELDS:
@@ -233,8 +233,8 @@ def validate_system(data: Any, rules: RoundRules) -> list[tuple[str, str, str]]:
             kind = "enum" if name in ENUM_FIELDS else "type"
             if (pointer, kind) in out:
                 continue
-            out[(pointer, kind)] = (f"field {name} should be {_expected(name, rules)}, "
-                                    f"found {_describe(data.get(name))}")
+            out[(pointer, kind)] = (f"field {name} should be {expected_type(name, rules)}, "
+                                    f"found {describe_value(data.get(name))}")
     for name, value in data.items():
         if placeholder_reported(name, value, data, rules):
             pointer = "/" + name.replace("~", "~0").replace("/", "~1")
@@ -243,7 +243,7 @@ def validate_system(data: Any, rules: RoundRules) -> list[tuple[str, str, str]]:
     return sorted((p, m, k) for (p, k), m in out.items())
 
 
-def _describe(value: Any) -> str:
+def describe_value(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
