@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -114,44 +115,48 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
     return entry
 
 
+_WELL_FORMED = re.compile(r'^[ \t]*:::MLLOG[ \t]+(\{"key": "([^"\\]+)".*\})[ \t]*\r?$', re.M)
+_ANY_MARKER = re.compile(r"^[ \t]*:::MLLOG", re.M)
+
+
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     log = DetailLog(path=path)
-    seen_marker = False
-    number = 0
-    for number, line in enumerate(text.splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped.startswith(MARKER):
-            continue
-        seen_marker = True
-        payload = stripped[len(MARKER):].strip()
+    starts: list[int] = []
+    line_no = 1
+    last = 0
+    well_formed = 0
+    for match in _WELL_FORMED.finditer(text):
+        well_formed += 1
+        line_no += text.count("\n", last, match.start())
+        last = match.start()
+        payload, key = match.group(1), match.group(2)
         tail = payload[-300:]
-        flagged = '"is_error": true' in tail or '"is_warning": true' in tail
-        if payload.startswith(_KEY_PREFIX) and payload.endswith("}") and not flagged:
-            end = payload.find('"', len(_KEY_PREFIX))
-            key = payload[len(_KEY_PREFIX):end] if end > 0 else ""
-            if key and "\\" not in key:
-                if key in log.raw:
-                    log.duplicates.append(key)
-                else:
-                    log.raw[key] = (payload, number)
+        if '"is_error": true' in tail or '"is_warning": true' in tail:
+            entry = _decode_full(log, payload, line_no)
+            if entry is None:
                 continue
-        entry = _decode_full(log, payload, number)
-        if entry is None:
-            continue
-        key = entry["key"]
-        metadata = entry.get("metadata")
-        if isinstance(metadata, dict):
-            if metadata.get("is_error") is True:
-                log.errors.append((key, entry.get("value"), number))
-            elif metadata.get("is_warning") is True:
-                log.warnings.append((key, entry.get("value"), number))
+            metadata = entry.get("metadata")
+            if isinstance(metadata, dict):
+                if metadata.get("is_error") is True:
+                    log.errors.append((key, entry.get("value"), line_no))
+                elif metadata.get("is_warning") is True:
+                    log.warnings.append((key, entry.get("value"), line_no))
+            if key not in log.raw:
+                log._cache[key] = entry.get("value")
         if key in log.raw:
             log.duplicates.append(key)
             continue
-        log.raw[key] = (payload, number)
-        log._cache[key] = entry.get("value")
-    log.lines_total = number
-    if not seen_marker:
+        log.raw[key] = (payload, line_no)
+        starts.append(match.start())
+    total_markers = len(_ANY_MARKER.findall(text))
+    if total_markers != well_formed:
+        # rare: locate the malformed marker lines and report each one
+        for number, line in enumerate(text.splitlines(), start=1):
+            stripped = line.strip()
+            if stripped.startswith(MARKER) and not _WELL_FORMED.match(line):
+                _decode_full(log, stripped[len(MARKER):].strip(), number)
+    log.lines_total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    if total_markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log
 
