@@ -56,8 +56,10 @@ _PORT_NUM = re.compile(r"\b(\d+)[\s-]*ports?\b", re.IGNORECASE)
 _PCIE_LANES = re.compile(r"\bpci[\s-]*e?\s*(?:gen\s*)?\d*(?:\.\d)?\s*[x×]\s*\d+\b", re.IGNORECASE)
 _INTERNAL_PATH = re.compile(r"\bbandwidth\b|gpu-pcie|pcie-nic|nvlink|\bnvswitch\b|\bupi\b|\bqpi\b",
                             re.IGNORECASE)
+_ACCEL_LINK = re.compile(r"nvlink|nvswitch|xgmi|infinity\s+fabric|\bici\b", re.IGNORECASE)
+_NIC_WORD = re.compile(r"ethernet|infiniband|\bnic\b|\d\s*g(?:b)?e\b|roce|connectx", re.IGNORECASE)
 _SPLIT = re.compile(r"[,;+]|\s/\s|\band\b", re.IGNORECASE)
-_LEAD_COUNT = re.compile(r"^\s*(\d+)(?!\s*(?:\.\d|[gmtk]b|gbe|g\b))", re.IGNORECASE)
+_LEAD_COUNT = re.compile(r"^\s*(\d+)(?![\d.])(?!\s*(?:\.\d|[gmtk]b|gbe|g\b))", re.IGNORECASE)
 _NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*$")
 
 
@@ -148,6 +150,8 @@ def parse_nic_text(text: object, card_count: int | None = None) -> NicParse:
     """Parse one free-text NIC description; ``card_count`` multiplies a single, un-multiplied speed."""
     if not isinstance(text, str) or not text.strip():
         return NicParse(None, f"no text to parse ({text!r})")
+    if _ACCEL_LINK.search(text) and not _NIC_WORD.search(text):
+        return NicParse(None, f"{text!r} describes an accelerator interconnect, not a NIC")
     items: list[tuple[NicItem, bool, list[str], str]] = []
     for raw in _SPLIT.split(text):
         segment = raw.strip()
