@@ -103,3 +103,36 @@ def test_v51_aliases_and_inferred(v51):
     mobilenet = {r.scenario_dir: r for r in report.results if r.model.startswith("mobilenet")}
     assert {k for k, r in mobilenet.items() if r.inferred} == {"multistream", "offline"}
     assert all(r.mlperf_model == "resnet" and r.has_power for r in mobilenet.values())
+
+
+def _krai_copy(tmp_path):
+    import shutil
+
+    src = os.path.join(real_tree("v5.1"), "open", "Krai")
+    dst = tmp_path / "open" / "Krai"
+    shutil.copytree(src, dst, symlinks=True)
+    return tmp_path, dst / "results" / "xe9680_h100_x8_vllm_092" / "llama3_1-70b-fp8_dyn"
+
+
+def test_v51_interactive_must_come_from_a_server_run(tmp_path):
+    import shutil
+
+    root, model = _krai_copy(tmp_path)
+    shutil.copy(model / "offline" / "performance" / "run_1" / "mlperf_log_detail.txt",
+                model / "interactive" / "performance" / "run_1" / "mlperf_log_detail.txt")
+    report = check_tree(str(root), load_rules("v5.1"))
+    codes = {f.code for f in report.findings if f.severity.value == "error" and "/interactive/" in f.location.path}
+    assert "PF015" in codes
+    assert {r.scenario_dir: r.valid for r in report.results} == {"interactive": False, "offline": True, "server": True}
+
+
+def test_v51_open_accuracy_without_any_metric_is_rejected(tmp_path):
+    root, model = _krai_copy(tmp_path)
+    txt = model / "offline" / "accuracy" / "accuracy.txt"
+    txt.write_text("".join(line for line in txt.read_text().splitlines(keepends=True) if line.startswith("hash=")))
+    report = check_tree(str(root), load_rules("v5.1"))
+    errors = [f for f in report.findings if f.code == "AC003" and f.severity.value == "error"]
+    assert len(errors) == 1 and "/offline/" in errors[0].location.path
+    assert {r.scenario_dir: r.valid for r in report.results}["offline"] is False
+    # v5.0 and earlier force any open accuracy valid
+    assert not [f for f in check_tree(str(root), load_rules("v5.0")).findings if f.code == "AC003"]
