@@ -21,8 +21,23 @@ def _reading(ctx, rules):
     return read_accuracy(acc.accuracy_txt, rules.accuracy_patterns, targets, limits), model
 
 
+_MEMO: dict[int, tuple[object, list]] = {}
+
+
 def accuracy_problems(ctx, rules):
-    """Every accuracy problem of a result as (kind, finding); shared by closed and open checks."""
+    """Every accuracy problem of a result as (kind, finding); shared by closed and open checks
+    (computed once per result and remembered while that result is being checked)."""
+    hit = _MEMO.get(id(ctx))
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    if len(_MEMO) > 64:
+        _MEMO.clear()
+    problems = list(_accuracy_problems(ctx, rules))
+    _MEMO[id(ctx)] = (ctx, problems)
+    return problems
+
+
+def _accuracy_problems(ctx, rules):
     acc = ctx.accuracy
     txt_rel = f"{acc.rel}/accuracy.txt"
     if ctx.scenario is None or not acc.listing.exists:

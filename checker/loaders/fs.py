@@ -31,6 +31,12 @@ class Sandbox:
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
         self.real_root = os.path.realpath(self.root)
+        # folders (relative) whose walk found every symbolic link inside them: paths below such a
+        # folder that pass through none of those links cannot leave the tree (no realpath needed)
+        self._walked: dict[str, tuple[str, ...]] = {}
+
+    def trust(self, rel_dir: str, links: tuple[str, ...]) -> None:
+        self._walked[rel_dir] = links
 
     def abs(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -39,6 +45,14 @@ class Sandbox:
         return os.path.relpath(path, self.root).replace(os.sep, "/")
 
     def inside(self, path: str) -> bool:
+        prefix = self.root + os.sep
+        if path.startswith(prefix):
+            rel = path[len(prefix):].replace(os.sep, "/")
+            for walked, links in self._walked.items():
+                if rel.startswith(walked + "/"):
+                    if not any(rel == link or rel.startswith(link + "/") for link in links):
+                        return True
+                    break
         real = os.path.realpath(path)
         return real == self.real_root or real.startswith(self.real_root + os.sep)
 

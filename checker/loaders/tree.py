@@ -65,47 +65,53 @@ def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
 
 
 def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
+    """One pass over the submitter folder with os.scandir (links are not followed)."""
     found: dict[str, list] = {k: [] for k in (
-        "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors")}
-    top = box.abs(rel)
-
-    def on_error(exc: OSError) -> None:
-        found["errors"].append(PathIssue(box.rel(exc.filename or top), exc.strerror or str(exc)))
-
-    for dirpath, dirnames, filenames in os.walk(top, onerror=on_error, followlinks=False):
-        dirnames.sort()
-        rel_dir = box.rel(dirpath)
-        if os.path.basename(dirpath).startswith(".") and dirpath != top:
-            found["hidden"].append(rel_dir)
-        if " " in os.path.basename(dirpath):
-            found["spaced"].append(rel_dir)
-        if dirpath.endswith("__pycache__"):
-            found["pycache"].append(rel_dir)
-        if not dirnames and not filenames:
+        "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors", "links")}
+    limit = rules.file_size_limit_bytes
+    stack = [rel]
+    while stack:
+        rel_dir = stack.pop()
+        try:
+            with os.scandir(box.abs(rel_dir)) as entries:
+                items = sorted(entries, key=lambda e: e.name)
+        except OSError as exc:
+            found["errors"].append(PathIssue(rel_dir, exc.strerror or str(exc)))
+            continue
+        if not items:
             found["empty"].append(rel_dir)
-        for name in list(dirnames) + sorted(filenames):
-            full = os.path.join(dirpath, name)
-            rel_name = box.rel(full)
-            if name in filenames and name.startswith("."):
+            continue
+        name = rel_dir.rsplit("/", 1)[-1]
+        if name == "__pycache__":
+            found["pycache"].append(rel_dir)
+        for entry in items:
+            rel_name = f"{rel_dir}/{entry.name}"
+            if entry.name.startswith("."):
                 found["hidden"].append(rel_name)
-            if name in filenames and " " in name:
+            if " " in entry.name:
                 found["spaced"].append(rel_name)
-            if os.path.islink(full):
-                target = os.readlink(full)
-                resolved = os.path.realpath(full)
-                if not os.path.exists(full):
-                    found["broken"].append(PathIssue(rel_name, f"-> {target}"))
+            try:
+                if entry.is_symlink():
+                    found["links"].append(rel_name)
+                    target = os.readlink(entry.path)
+                    if not os.path.exists(entry.path):
+                        found["broken"].append(PathIssue(rel_name, f"-> {target}"))
+                    elif not box.inside(entry.path):
+                        found["escaping"].append(PathIssue(rel_name, f"-> {target}"))
+                    elif os.path.isfile(entry.path) and os.path.getsize(entry.path) > limit:
+                        found["large"].append(PathIssue(rel_name, f"{os.path.getsize(entry.path)} bytes"))
                     continue
-                if not box.inside(resolved):
-                    found["escaping"].append(PathIssue(rel_name, f"-> {target}"))
-                    continue
-            if name in filenames:
-                try:
-                    size = os.path.getsize(full)
-                except OSError:
-                    continue
-                if size > rules.file_size_limit_bytes:
-                    found["large"].append(PathIssue(rel_name, f"{size} bytes"))
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(rel_name)
+                elif entry.is_file(follow_symlinks=False):
+                    size = entry.stat(follow_symlinks=False).st_size
+                    if size > limit:
+                        found["large"].append(PathIssue(rel_name, f"{size} bytes"))
+            except OSError as exc:
+                found["errors"].append(PathIssue(rel_name, exc.strerror or str(exc)))
+    for key in ("hidden", "spaced", "pycache", "empty"):
+        found[key].sort()
+    # dotted folders are reported once, not with every file below them
     return found
 
 
@@ -257,6 +263,8 @@ def load_tree(path: str, rules: RoundRules) -> Tree:
 def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub_rel: str,
                     rules: RoundRules) -> None:
     walk = _walk_submitter(box, sub_rel, rules)
+    if not walk["errors"]:
+        box.trust(sub_rel, tuple(walk["links"]))
     systems_listing = box.listing(f"{sub_rel}/systems")
     systems = tuple(f[:-5] for f in systems_listing.files if f.endswith(".json"))
     results_listing = box.listing(f"{sub_rel}/results")

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from checker.metrics.power import fast_stamp
+
 PTD_STAMP = "%m-%d-%Y %H:%M:%S.%f"
 PTD_STAMP_RE = re.compile(r"^\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d.\d\d\d")
 SESSION_KEYS = ("version", "timezone", "modules", "sources", "messages", "uuid", "session_name", "results",
@@ -202,7 +204,7 @@ def _time(text: str, offset: float) -> float | None | str:
     if not match:
         return None
     try:
-        stamp = datetime.strptime(match.group(0), PTD_STAMP)
+        stamp = fast_stamp(match.group(0))
     except ValueError:
         return "bad"
     return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
