@@ -143,5 +143,23 @@ def explain(code: str = typer.Argument(..., help="A check code such as PF005."))
     typer.echo(found.doc)
 
 
+def _mount() -> None:
+    """Sub-command groups: each lives in checker/commands/<name>.py as a small typer app."""
+    from checker.commands import audit_run, audit_select, bandwidth, calc, schema
+
+    calc.app.command("bandwidth")(bandwidth.bandwidth)
+    app.add_typer(calc.app, name="calc", help="Recompute what the rules define: early stopping, rounding, "
+                  "inferred results, Appendix B bandwidth.")
+    app.add_typer(schema.app, name="schema", help="Export or validate the system-description JSON Schema.")
+    audit = typer.Typer(help="Compliance tests against a live SUT, random audit selection and plausibility.",
+                        no_args_is_help=True)
+    audit.registered_commands.extend(audit_run.app.registered_commands)
+    audit.registered_commands.extend(audit_select.app.registered_commands)
+    app.add_typer(audit, name="audit")
+
+
+_mount()
+
+
 def main() -> None:  # pragma: no cover - console entry
     app()

@@ -164,6 +164,7 @@ class ResultCtx:
     compliance_exists: bool
     power: PowerCtx | None = None
     round_name: str = ""
+    submission_root: str = ""  # absolute path of the submission root (for verifiers that read files)
 
     @property
     def result_id(self) -> str:

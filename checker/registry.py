@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.checks import accuracy, bandwidth, measurements, performance, power, structure, system
+from checker.checks import accuracy, bandwidth, compliance, measurements, performance, power, structure, system
 
 ALL_CHECKS = (
     structure.CHECKS
@@ -11,6 +11,7 @@ ALL_CHECKS = (
     + accuracy.CHECKS
     + performance.CHECKS
     + power.CHECKS
+    + compliance.CHECKS
     + bandwidth.CHECKS
 )
 

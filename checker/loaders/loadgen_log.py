@@ -116,7 +116,6 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
 
 
 _WELL_FORMED = re.compile(r'^[ \t]*:::MLLOG[ \t]+(\{"key": "([^"\\]+)".*\})[ \t]*\r?$', re.M)
-_ANY_MARKER = re.compile(r"^[ \t]*:::MLLOG", re.M)
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
@@ -148,7 +147,7 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
             continue
         log.raw[key] = (payload, line_no)
         starts.append(match.start())
-    total_markers = len(_ANY_MARKER.findall(text))
+    total_markers = text.count(MARKER)
     if total_markers != well_formed:
         # rare: locate the malformed marker lines and report each one
         for number, line in enumerate(text.splitlines(), start=1):

@@ -333,5 +333,5 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         perf=parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt"),
         accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
         code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
-        power=power, round_name=rules.round,
+        power=power, round_name=rules.round, submission_root=box.root,
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timezone
 from typing import Any
 
@@ -210,6 +211,24 @@ def _time(text: str, offset: float) -> float | None | str:
     return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
 
 
+@lru_cache(maxsize=4096)
+def _day_epoch(day: str) -> float | None:
+    try:
+        return datetime(int(day[6:10]), int(day[0:2]), int(day[3:5]), tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
+
+
+def _epoch(stamp: str) -> float | None:
+    """UTC epoch of `MM-DD-YYYY HH:MM:SS.fff` (shape already matched by PTD_STAMP_RE); None if invalid.
+    The day part is cached: a PTD log has thousands of lines and only a few distinct days."""
+    day = _day_epoch(stamp[:10])
+    hour, minute, second = int(stamp[11:13]), int(stamp[14:16]), int(stamp[17:19])
+    if day is None or hour > 23 or minute > 59 or second > 61:
+        return None
+    return day + hour * 3600 + minute * 60 + second + int(stamp[20:23]) / 1000
+
+
 def _message(text: str) -> str:
     match = PTD_STAMP_RE.search(text)
     return text[match.end():].strip() if match else text.strip()
@@ -225,27 +244,32 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
     lines = text.splitlines()
     parsed: list[PtdLine] = []
+    messages: list[str] = []
     bad: list[PtdLine] = []
     undecodable: list[int] = []
     for number, raw in enumerate(lines, 1):
         if "\ufffd" in raw:
             undecodable.append(number)
-        t = _time(raw, timezone_offset)
+        match = PTD_STAMP_RE.search(raw)
+        t: float | None | str = None
+        if match:
+            epoch = _epoch(match.group(0))
+            t = "bad" if epoch is None else epoch + timezone_offset
         line = PtdLine(number, raw.rstrip("\n")[:300], t if isinstance(t, float) else None)
         if t == "bad":
             bad.append(line)
         parsed.append(line)
+        messages.append(raw[match.end():].strip() if match else raw.strip())
     bad_numbers = {b.line for b in bad}
 
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
     testing_mark = f": Go with mark '{session_name}_testing'"
     r_start = r_stop = t_start = t_stop = None
-    for line in parsed:  # official loop 1: stops at the first "Completed test" after ranging start
+    for line, msg in zip(parsed, messages):  # official loop 1: stops at the first "Completed test" after ranging start
         if line.line in bad_numbers:
             crash = crash or line
             break
-        msg = _message(line.text)
         if line.time is None:
             continue
         if r_start is None and msg == ranging_mark:
@@ -254,8 +278,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
             r_stop = line.time
             break
     seen_testing = False
-    for line in parsed:  # testing window (not used by the official check; for the stricter checks)
-        msg = _message(line.text)
+    for line, msg in zip(parsed, messages):  # testing window (not used by the official check; for the stricter checks)
         if line.time is None:
             continue
         if t_start is None and msg == testing_mark:
@@ -268,6 +291,8 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     events: list[PtdEvent] = []
     official: PtdEvent | None = None
     for line in parsed:
+        if "WARNING:" not in line.text and "ERROR:" not in line.text:
+            continue
         for kind in ("WARNING", "ERROR"):
             found = re.search(f"(?<={kind}:).+", line.text)
             if not found or not found.group(0):
