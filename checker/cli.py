@@ -103,7 +103,8 @@ def _with_progress(run, quiet: bool):
 
 
 @app.command("checks")
-def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help="Show severities of this round only.")) -> None:
+def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help="Show severities of this round only."),
+                markdown: bool = typer.Option(False, "--markdown", help="Print the Markdown table used in README.md.")) -> None:
     """List every check: code, name, category, scope and severity per round."""
     from rich.table import Table
 
@@ -115,6 +116,11 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
         all_rules = {r: load_rules(r) for r in rounds}
     except MlpcError as exc:
         _fail(str(exc))
+    if markdown:
+        from checker.reporters.checks_table import render
+
+        typer.echo(render(ALL_CHECKS, all_rules))
+        return
     table = Table(title="mlpc checks")
     for col in ("code", "name", "category", "scope", *rounds, "summary"):
         table.add_column(col, overflow="fold")

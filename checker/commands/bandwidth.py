@@ -22,8 +22,8 @@ def _fail(message: str) -> NoReturn:
 
 
 def bandwidth(
-    model: str = typer.Argument(..., help="Benchmark / MLPerf model name (resnet, bert-99, llama2-70b-99, ...)."),
-    throughput: str = typer.Argument(..., help="Measured throughput in samples per second."),
+    model: str = typer.Option(..., "--model", "-m", help="Benchmark / MLPerf model name (resnet, bert-99, llama2-70b-99, ...)."),
+    throughput: str = typer.Option(..., "--throughput", "-t", help="Measured throughput in samples per second."),
     dtype: Optional[str] = typer.Option(None, "--dtype", "-d",
                                         help="Input data type(s) as in input_data_types, e.g. fp16 or "
                                              "'fp16,int32' (DLRMv2: numerical, categorical)."),

@@ -5,6 +5,8 @@ The directory is located relative to the repository for now; packaging will move
 
 from __future__ import annotations
 
+from checker.loaders.rules import data_dir
+
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from pydantic import ValidationError
 from checker.diagnostics import MlpcError
 from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
 
-AUDITS_DIR = Path(__file__).resolve().parents[2] / "audits"
+AUDITS_DIR = data_dir("audits")
 
 
 def _read_yaml(path: Path) -> object:

@@ -6,6 +6,8 @@ IO lives here; the models and the matching logic they carry are pure. An unknown
 
 from __future__ import annotations
 
+from checker.loaders.rules import data_dir
+
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -14,7 +16,7 @@ from typing import Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
+RULES_DIR = data_dir("rules")
 HARDWARE_FILE = RULES_DIR / "hardware.yaml"
 WORK_FILE = RULES_DIR / "work_per_sample.yaml"
 

@@ -85,3 +85,26 @@ def test_input_tree_is_never_written():
     runner.invoke(app, ["check", root, "--format", "json"])
     runner.invoke(app, ["check", BASE])
     assert _tree_digest(root) == before
+
+
+def test_readme_checks_table_is_current():
+    from checker.loaders.rules import available_rounds, load_rules
+    from checker.reporters.checks_table import END, START, render
+
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    embedded = text[text.index(START): text.index(END) + len(END)]
+    expected = render(ALL_CHECKS, {r: load_rules(r) for r in available_rounds()})
+    assert embedded == expected, "README checks table is stale: run `mlpc checks --markdown`"
+
+
+def test_readme_quick_start_is_two_commands_that_work():
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    block = text.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert len(block) == 2
+    assert "mlpc check fixtures/example_submission --profile smoke" in block[0]
+    assert "pytest" in block[1]
+    result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "example_submission"), "--profile", "smoke"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("PROFILE 'smoke'")
