@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -179,11 +180,11 @@ def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
     return vt.OutputEntry(qsl, data.upper(), token_data.upper() if token_data else None, count), None
 
 
-_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX = re.compile(r"[0-9a-fA-F]*")
 
 
 def _is_hex(text: str) -> bool:
-    return all(c in _HEX for c in text)
+    return _HEX.fullmatch(text) is not None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -406,11 +407,11 @@ def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, see
                 official=False, test=test)
         return
     if seeds is not None:
-        for mismatch in vt.compare_seeds(detail.values, seeds):
+        for mismatch in vt.compare_seeds(detail, seeds):
             ctx.add("CP009", detail_path, f"{test} run {mismatch.key} is {mismatch.actual}, expected {mismatch.expected}",
                     expected=mismatch.expected, actual=mismatch.actual, official=True, test=test,
                     hint="run the test with the LoadGen release of the round and its built-in mlperf.conf")
-    for mismatch in vt.compare_settings(detail.values, rule.audit_settings):
+    for mismatch in vt.compare_settings(detail, rule.audit_settings):
         ctx.add("CP010", detail_path,
                 f"{test} run shows {mismatch.key}={mismatch.actual}; audit.config sets {mismatch.expected}",
                 expected=mismatch.expected, actual=mismatch.actual, official=False, test=test,

@@ -19,6 +19,8 @@ Where the official tools are lenient or buggy, the verdict carries both readings
 
 from __future__ import annotations
 
+import struct
+
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -429,9 +431,14 @@ def _tokens(data: str, width: int) -> list[int] | None:
         raw = bytes.fromhex(data)
     except ValueError:
         return None
-    if len(raw) % width:
-        return None
-    return [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, len(raw), width)]
+    if len(raw) % width or width not in _STRUCT_CODES:
+        if len(raw) % width:
+            return None
+        return [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, len(raw), width)]
+    return list(struct.unpack(f"<{len(raw) // width}{_STRUCT_CODES[width]}", raw))
+
+
+_STRUCT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 
 def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:

@@ -31,6 +31,8 @@ class LogProblem:
 
 _SENTINEL = object()
 _KEY_PREFIX = '{"key": "'
+_VALUE_PREFIX = '"value": '
+_DECODER = json.JSONDecoder()
 
 
 @dataclass
@@ -60,8 +62,13 @@ class DetailLog:
         if entry is None:
             return default
         try:
-            decoded = json.loads(entry[0])
-            value = decoded.get("value") if isinstance(decoded, dict) else None
+            payload = entry[0]
+            at = payload.find(_VALUE_PREFIX, len(key) + len(_KEY_PREFIX))
+            if at == len(key) + len(_KEY_PREFIX) + 2:  # `{"key": "K", "value": ` — decode only the value
+                value = _DECODER.raw_decode(payload, at + len(_VALUE_PREFIX))[0]
+            else:
+                decoded = json.loads(payload)
+                value = decoded.get("value") if isinstance(decoded, dict) else None
         except (ValueError, RecursionError):
             self.problems.append(LogProblem(entry[1], f"invalid JSON in the '{key}' entry"))
             value = None
@@ -115,54 +122,93 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
     return entry
 
 
-_WELL_FORMED = re.compile(r'^[ \t]*:::MLLOG[ \t]+(\{"key": "([^"\\]+)".*\})[ \t]*\r?$', re.M)
+_FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
+    """One pass over the lines. Well-formed lines (`:::MLLOG {"key": "...", ...}`) only have their key
+    read; flagged (error / warning) and odd-looking marker lines are decoded at once."""
     log = DetailLog(path=path)
-    starts: list[int] = []
-    line_no = 1
-    last = 0
-    well_formed = 0
-    for match in _WELL_FORMED.finditer(text):
-        well_formed += 1
-        line_no += text.count("\n", last, match.start())
-        last = match.start()
-        payload, key = match.group(1), match.group(2)
-        tail = payload[-300:]
-        if '"is_error": true' in tail or '"is_warning": true' in tail:
-            entry = _decode_full(log, payload, line_no)
-            if entry is None:
+    markers = 0
+    number = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.startswith(_FAST_PREFIX):
+            if MARKER not in line:
                 continue
-            metadata = entry.get("metadata")
-            if isinstance(metadata, dict):
-                if metadata.get("is_error") is True:
-                    log.errors.append((key, entry.get("value"), line_no))
-                elif metadata.get("is_warning") is True:
-                    log.warnings.append((key, entry.get("value"), line_no))
-            if key not in log.raw:
-                log._cache[key] = entry.get("value")
+            stripped = line.strip()
+            if not stripped.startswith(MARKER):
+                continue
+            markers += 1
+            _slow_line(log, stripped[len(MARKER):].strip(), number)
+            continue
+        markers += 1
+        payload = line[len(MARKER) + 1:].rstrip()
+        end = payload.find('"', len(_KEY_PREFIX))
+        key = payload[len(_KEY_PREFIX):end] if end > 0 else ""
+        tail = payload[-300:]
+        if (not key or "\\" in key or not payload.endswith("}")
+                or '"is_error": true' in tail or '"is_warning": true' in tail):
+            _slow_line(log, payload, number)
+            continue
         if key in log.raw:
             log.duplicates.append(key)
-            continue
-        log.raw[key] = (payload, line_no)
-        starts.append(match.start())
-    total_markers = text.count(MARKER)
-    if total_markers != well_formed:
-        # rare: locate the malformed marker lines and report each one
-        for number, line in enumerate(text.splitlines(), start=1):
-            stripped = line.strip()
-            if stripped.startswith(MARKER) and not _WELL_FORMED.match(line):
-                _decode_full(log, stripped[len(MARKER):].strip(), number)
-    log.lines_total = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    if total_markers == 0:
+        else:
+            log.raw[key] = (payload, number)
+    log.lines_total = number - (1 if text.endswith("\n") else 0) if text else 0
+    if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log
 
 
+def _slow_line(log: DetailLog, payload: str, number: int) -> None:
+    entry = _decode_full(log, payload, number)
+    if entry is None:
+        return
+    key = entry["key"]
+    metadata = entry.get("metadata")
+    if isinstance(metadata, dict):
+        if metadata.get("is_error") is True:
+            log.errors.append((key, entry.get("value"), number))
+        elif metadata.get("is_warning") is True:
+            log.warnings.append((key, entry.get("value"), number))
+    if key in log.raw:
+        log.duplicates.append(key)
+        return
+    log.raw[key] = (payload, number)
+    log._cache[key] = entry.get("value")
+
+
+_RECENT: dict[tuple, DetailLog] = {}  # (path, size, mtime_ns) -> parsed log, the last few only
+
+
+def _identity(path: str) -> tuple | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (os.path.abspath(path), st.st_size, st.st_mtime_ns)
+
+
+def remember(path: str, log: DetailLog) -> None:
+    """Keep a parsed log so that a later parse of the same unchanged file is free (the compliance
+    verification reads the result's own performance log again)."""
+    key = _identity(path)
+    if key is None:
+        return
+    if len(_RECENT) >= 64:
+        _RECENT.pop(next(iter(_RECENT)))
+    _RECENT[key] = log
+
+
 def parse_detail_log(path: str) -> DetailLog:
     """Parse a detail log; raises LogReadError if the file cannot be read."""
-    return parse_detail_text(_read_text(path), path)
+    key = _identity(path)
+    if key is not None and key in _RECENT:
+        return _RECENT[key]
+    log = parse_detail_text(_read_text(path), path)
+    if key is not None:
+        remember(path, log)
+    return log
 
 
 def parse_summary_text(text: str) -> dict[str, str]:

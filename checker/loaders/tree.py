@@ -17,7 +17,7 @@ from checker.context import (
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
 from checker.loaders.fs import Listing, Sandbox
-from checker.loaders.loadgen_log import LogReadError, parse_detail_text
+from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remember
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
@@ -59,7 +59,9 @@ def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
     if text is None:
         return ParsedLog(rel=rel, error=error)
     try:
-        return ParsedLog(rel=rel, log=parse_detail_text(text, rel))
+        log = parse_detail_text(text, rel)
+        remember(box.abs(rel), log)
+        return ParsedLog(rel=rel, log=log)
     except LogReadError as exc:  # defensive: parse_detail_text does not raise today
         return ParsedLog(rel=rel, error=str(exc))
 

@@ -12,18 +12,15 @@ STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
 
 def fast_stamp(text: str) -> datetime:
-    """Parse `MM-DD-YYYY HH:MM:SS[.fff...]` by slicing (about 20x faster than strptime, which
-    dominated checking time on power logs of tens of thousands of lines). Anything that does not
-    have exactly that shape falls back to strptime, so errors stay ValueError."""
-    if (len(text) >= 19 and text[2] == "-" and text[5] == "-" and text[10] == " " and text[13] == ":"
-            and text[16] == ":" and (len(text) == 19 or text[19] == ".")):
+    """Parse `MM-DD-YYYY HH:MM:SS[.fff]` by reordering it into ISO form for the C-level
+    `datetime.fromisoformat` (strptime dominated checking time on power logs of tens of thousands of
+    lines). Anything that does not have exactly that shape falls back to strptime, so errors stay
+    ValueError."""
+    if (len(text) in (19, 23, 26) and text[2] == "-" and text[5] == "-" and text[10] == " "
+            and text[13] == ":" and text[16] == ":" and (len(text) == 19 or text[19] == ".")
+            and text[:2].isdigit() and text[3:5].isdigit()):
         try:
-            frac = text[20:]
-            micro = int((frac + "000000")[:6]) if frac else 0
-            if frac and not frac.isdigit():
-                raise ValueError
-            return datetime(int(text[6:10]), int(text[0:2]), int(text[3:5]), int(text[11:13]),
-                            int(text[14:16]), int(text[17:19]), micro)
+            return datetime.fromisoformat(f"{text[6:10]}-{text[0:2]}-{text[3:5]}T{text[11:]}")
         except ValueError:
             pass
     return datetime.strptime(text, STAMP)

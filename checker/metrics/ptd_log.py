@@ -211,6 +211,9 @@ def _time(text: str, offset: float) -> float | None | str:
     return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
 
 
+_KIND_RE = {kind: re.compile(f"(?<={kind}:).+") for kind in ("WARNING", "ERROR")}
+
+
 @lru_cache(maxsize=4096)
 def _day_epoch(day: str) -> float | None:
     try:
@@ -243,49 +246,56 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     the checker's TIME_DELTA_TOLERANCE *number* (milliseconds), which it adds to epoch seconds when it
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
     lines = text.splitlines()
-    parsed: list[PtdLine] = []
-    messages: list[str] = []
     bad: list[PtdLine] = []
     undecodable: list[int] = []
-    for number, raw in enumerate(lines, 1):
-        if "\ufffd" in raw:
-            undecodable.append(number)
-        match = PTD_STAMP_RE.search(raw)
-        t: float | None | str = None
-        if match:
-            epoch = _epoch(match.group(0))
-            t = "bad" if epoch is None else epoch + timezone_offset
-        line = PtdLine(number, raw.rstrip("\n")[:300], t if isinstance(t, float) else None)
-        if t == "bad":
-            bad.append(line)
-        parsed.append(line)
-        messages.append(raw[match.end():].strip() if match else raw.strip())
-    bad_numbers = {b.line for b in bad}
-
+    parsed: list[PtdLine] = []  # only the lines with WARNING:/ERROR: (the events loop reads no other)
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
     testing_mark = f": Go with mark '{session_name}_testing'"
     r_start = r_stop = t_start = t_stop = None
-    for line, msg in zip(parsed, messages):  # official loop 1: stops at the first "Completed test" after ranging start
-        if line.line in bad_numbers:
-            crash = crash or line
-            break
-        if line.time is None:
-            continue
-        if r_start is None and msg == ranging_mark:
-            r_start = line.time
-        if r_stop is None and r_start is not None and msg == ": Completed test":
-            r_stop = line.time
-            break
-    seen_testing = False
-    for line, msg in zip(parsed, messages):  # testing window (not used by the official check; for the stricter checks)
-        if line.time is None:
-            continue
-        if t_start is None and msg == testing_mark:
-            t_start, seen_testing = line.time, True
-        elif seen_testing and t_stop is None and msg == ": Completed test":
-            t_stop = line.time
-    uncertainty = next((line for line in parsed if UNCERTAINTY_ACTIVE_RE.search(line.text)), None)
+    loop1_done = False  # official loop 1: stops at the first "Completed test" after ranging start
+    seen_testing = False  # testing window (not used by the official check; for the stricter checks)
+    uncertainty: PtdLine | None = None
+    search_stamp = PTD_STAMP_RE.search
+    for number, raw in enumerate(lines, 1):
+        if "\ufffd" in raw:
+            undecodable.append(number)
+        match = search_stamp(raw)
+        t: float | None = None
+        is_bad = False
+        if match:
+            epoch = _epoch(match.group(0))
+            if epoch is None:
+                is_bad = True
+            else:
+                t = epoch + timezone_offset
+            msg = raw[match.end():].strip()
+        else:
+            msg = raw.strip()
+        text300 = raw.rstrip("\n")[:300]
+        line = None
+        if is_bad:
+            line = PtdLine(number, text300, None)
+            bad.append(line)
+        if not loop1_done:
+            if is_bad:
+                crash = crash or line
+                loop1_done = True
+            elif t is not None:
+                if r_start is None and msg == ranging_mark:
+                    r_start = t
+                if r_stop is None and r_start is not None and msg == ": Completed test":
+                    r_stop = t
+                    loop1_done = True
+        if t is not None:
+            if t_start is None and msg == testing_mark:
+                t_start, seen_testing = t, True
+            elif seen_testing and t_stop is None and msg == ": Completed test":
+                t_stop = t
+        if uncertainty is None and "Uncertainty" in text300 and UNCERTAINTY_ACTIVE_RE.search(text300):
+            uncertainty = line or PtdLine(number, text300, t)
+        if "WARNING:" in text300 or "ERROR:" in text300:
+            parsed.append(line or PtdLine(number, text300, t))
 
     uncertainty_re = re.compile(uncertainty_error_re)
     events: list[PtdEvent] = []
@@ -294,7 +304,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         if "WARNING:" not in line.text and "ERROR:" not in line.text:
             continue
         for kind in ("WARNING", "ERROR"):
-            found = re.search(f"(?<={kind}:).+", line.text)
+            found = _KIND_RE[kind].search(line.text)
             if not found or not found.group(0):
                 continue
             message = found.group(0).strip()
