@@ -173,3 +173,12 @@ class ResultCtx:
     @property
     def log_scenario(self) -> str | None:
         return self.perf.log.scenario if self.perf and self.perf.log else None
+
+
+@dataclass(frozen=True)
+class RoundCtx:
+    """Every result of the checked tree at once, for checks that compare results with each other
+    (plausibility peers, Server/Offline ratios). Built after all submitters were checked."""
+
+    root: str
+    results: tuple  # tuple[ResultSummary, ...]

@@ -12,7 +12,7 @@ import time
 import traceback
 
 from checker.checks.base import Check
-from checker.context import ModelCtx, ResultCtx
+from checker.context import ModelCtx, ResultCtx, RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree, load_submitter, load_top
 from checker.metrics.accuracy_metrics import read_accuracy
@@ -57,14 +57,15 @@ def _scope_key(check: Check, ctx) -> str:
     return ctx.rel
 
 
-def _run(check: Check, ctx, rules, profile, out: list[Finding]) -> None:
+def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
     severity = _severity(check.code, rules, profile)
     if severity == Severity.OFF:
         return
-    scope = _scope_key(check, ctx)
+    scope = "" if check.scope == "round" else _scope_key(check, ctx)
     try:
         for item in check.run(ctx, rules):
-            out.append(dataclasses.replace(item, code=check.code, severity=severity, result_id=scope))
+            out.append(dataclasses.replace(item, code=check.code, severity=severity,
+                                           result_id=scope_of(item) if scope_of else scope))
     except Exception as exc:  # isolate: a crashing check must not stop the run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         out.append(Finding(
@@ -195,6 +196,24 @@ def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: st
             summaries += results
             if progress:
                 progress(done, len(units), (division, submitter))
+    # checks over the whole set of results (scope "round"), run once in this process
+    round_checks = tuple(c for c in checks if c.scope == "round")
+    if round_checks:
+        round_ctx = RoundCtx(root=root, results=tuple(sorted(summaries, key=lambda s: s.id)))
+        found: list[Finding] = []
+        for item in round_checks:
+            _run(item, round_ctx, rules, prof, found, scope_of=lambda f: f.result_id or "")
+        by_id = {s.id: s for s in summaries}
+        for f in found:
+            target = by_id.get(f.result_id or "")
+            if target is not None and not f.waived:
+                if f.severity == Severity.ERROR:
+                    target = dataclasses.replace(target, valid=False, errors=target.errors + 1)
+                elif f.severity == Severity.WARNING:
+                    target = dataclasses.replace(target, warnings=target.warnings + 1)
+                by_id[target.id] = target
+        summaries = list(by_id.values())
+        findings += found
     # root and division findings reach every result below them
     for f in findings:
         if f.severity == Severity.ERROR and f.result_id is not None and f.result_id.count("/") == 0:

@@ -14,7 +14,7 @@ from typing import Callable, Iterable
 
 from checker.diagnostics import Finding, Location
 
-SCOPES = ("root", "division", "submitter", "system", "model", "result")
+SCOPES = ("root", "division", "submitter", "system", "model", "result", "round")
 CATEGORIES = {
     "ST": "structure", "SY": "system", "PF": "performance", "AC": "accuracy", "MS": "measurements",
     "CP": "compliance", "PW": "power", "BW": "bandwidth", "PL": "plausibility", "TL": "tool",
@@ -56,9 +56,11 @@ def check(code: str, name: str, scope: str, stricter: bool = False) -> Callable[
 
 
 def finding(path: str, message: str, expected=None, actual=None, hint=None, line=None, pointer=None,
-            **data) -> Finding:
-    """Shorthand used by checks: the message is prefixed with the path."""
+            result_id: str | None = None, **data) -> Finding:
+    """Shorthand used by checks: the message is prefixed with the path. ``result_id`` is only for
+    checks of scope "round", which must say which result a finding belongs to."""
     return Finding(
+        result_id=result_id,
         message=f"{path}: {message}", location=Location(path, line, pointer),
         expected=None if expected is None else str(expected),
         actual=None if actual is None else str(actual), hint=hint,
