@@ -3,6 +3,7 @@
 
     python benchmarks/bench_check.py --copies 20 --jobs 2      # 20 x 46 = 920 results
     python benchmarks/bench_check.py --copies 66 --jobs 2      # >= 3000 results
+    python benchmarks/bench_check.py --src ../shared/real_submissions/v5.1 --round v5.1 --copies 40
 
 Each copy of every submitter folder gets a distinct submitter name (the system JSON's `submitter`
 field is rewritten to match). Files are hard-linked where possible, so the synthetic round costs
@@ -22,7 +23,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_SRC = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "real_submissions", "v4.1")
+SHARED = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "real_submissions")
+DEFAULT_SRC = os.path.join(SHARED, "v4.1")
 
 
 def _copy(src: str, dst: str) -> None:
@@ -51,10 +53,27 @@ def build_round(src: str, dst: str, copies: int) -> int:
                     os.remove(path)  # break the hard link before rewriting
                     with open(path, "w") as handle:
                         json.dump(data, handle, indent=1)
-    for dirpath, dirnames, _ in os.walk(dst):
-        if os.path.basename(os.path.dirname(os.path.dirname(dirpath))) == "results" and "performance" in dirnames:
-            results += 1
-    return results
+    return count_results(dst)
+
+
+def count_results(root: str) -> int:
+    """Scenario folders: <division>/<submitter>/results/<system>/<model>/<scenario>."""
+    count = 0
+    for division in ("closed", "open", "network"):
+        base = os.path.join(root, division)
+        if not os.path.isdir(base):
+            continue
+        for submitter in os.listdir(base):
+            results = os.path.join(base, submitter, "results")
+            if not os.path.isdir(results):
+                continue
+            for system in os.listdir(results):
+                sys_dir = os.path.join(results, system)
+                for model in (os.listdir(sys_dir) if os.path.isdir(sys_dir) else []):
+                    model_dir = os.path.join(sys_dir, model)
+                    if os.path.isdir(model_dir):
+                        count += sum(1 for s in os.listdir(model_dir) if os.path.isdir(os.path.join(model_dir, s)))
+    return count
 
 
 def main() -> int:
@@ -64,6 +83,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--keep", help="build the round into this folder and keep it")
+    parser.add_argument("--round", default="v4.1", help="round of the source tree (v4.1, v5.1)")
     args = parser.parse_args()
     if not os.path.isdir(args.src):
         print(f"source tree not found: {args.src}", file=sys.stderr)
@@ -71,14 +91,13 @@ def main() -> int:
     work = args.keep or tempfile.mkdtemp(prefix="mlpc-bench-")
     try:
         if not os.path.isdir(os.path.join(work, "closed")):
-            count = build_round(args.src, work, args.copies)
-        else:
-            count = sum(1 for _ in os.walk(work))
+            build_round(args.src, work, args.copies)
+        count = count_results(work)
         print(f"synthetic round: {work} ({args.copies} copies, ~{count} result folders)")
         times = []
         for _ in range(args.repeat):
             start = time.perf_counter()
-            proc = subprocess.run([sys.executable, "-m", "checker.cli_main", "check", work, "--round", "v4.1",
+            proc = subprocess.run([sys.executable, "-m", "checker.cli_main", "check", work, "--round", args.round,
                                    "--format", "json", "--jobs", str(args.jobs), "--quiet", "--output", os.devnull],
                                   capture_output=True, text=True)
             times.append(time.perf_counter() - start)
