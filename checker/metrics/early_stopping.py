@@ -56,7 +56,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from scipy.special import betainc
 
 #: LoadGen hard-codes these for every scenario.
 LOADGEN_CONFIDENCE = 0.99
@@ -108,6 +107,8 @@ def _check_params(percentile: float, tolerance: float, confidence: float) -> tup
 def odds(h: int, t: int, percentile: float, tolerance: float = 0.0) -> float:
     """P(at most ``t`` over-latency queries among ``h + t``) for a system whose
     in-latency probability is ``percentile - tolerance``: ``I_{p-d}(h, t+1)``."""
+    from scipy.special import betainc  # imported on first use: scipy costs ~0.4 s at start-up
+
     return float(betainc(h, t + 1, percentile - tolerance))
 
 
