@@ -19,7 +19,7 @@ from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary
+from checker.report import Report, ResultSummary, compliance_status
 from checker.results import result_value
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF")  # a scenario counts as run once these pass (official D5)
@@ -130,8 +130,10 @@ def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> 
                          if m in reading.values)
     data = result.system.data or {}
     impl = result.measurements.impl_json if isinstance(result.measurements.impl_json, dict) else {}
-    comp = "n/a" if result.division == "open" else (
-        "failed" if any(f.code.startswith("CP") and f.severity == Severity.ERROR for f in mine) else "passed")
+    comp, comp_tests = compliance_status(result.division, tuple(model.compliance_tests) if model else (), mine)
+    targets = {t.metric: [t.target, None] for t in model.accuracy} if model else {}
+    for lim in (model.upper_limits if model else ()):
+        targets.setdefault(lim.metric, [None, None])[1] = lim.limit
     return ResultSummary(
         id=result.rel, division=result.division, submitter=result.submitter, system=result.system.system,
         model=result.model_dir, mlperf_model=result.mlperf_model, scenario=result.scenario or result.scenario_dir,
@@ -142,6 +144,7 @@ def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> 
         power_efficiency=power_eff, accuracy=accuracy, errors=errors, warnings=warnings, compliance=comp,
         system_fields=tuple(sorted((k, v) for k, v in data.items() if isinstance(v, (str, int, float, bool)))),
         weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
+        compliance_tests=comp_tests, accuracy_targets=tuple((m, t, u) for m, (t, u) in targets.items()),
     )
 
 

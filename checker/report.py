@@ -34,6 +34,10 @@ class ResultSummary:
     compliance: str = "n/a"
     system_fields: tuple[tuple[str, Any], ...] = ()
     weight_data_types: str | None = None
+    # per compliance test of the round: (TEST0x, passed | failed | warning); empty when none applies
+    compliance_tests: tuple[tuple[str, str], ...] = ()
+    # per accuracy metric of the benchmark: (metric, lower target or None, upper limit or None)
+    accuracy_targets: tuple[tuple[str, float | None, float | None], ...] = ()
 
     def official_result(self) -> str:
         """The value as the official checker writes it (verdicts.csv `result`)."""
@@ -52,6 +56,33 @@ class ResultSummary:
             "errors", "warnings", "compliance")}
         out["accuracy"] = dict(self.accuracy)
         return out
+
+
+def compliance_status(division: str, tests: tuple[str, ...] | list[str],
+                      findings) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """Overall and per-TEST compliance of one result from its (non-waived) CP findings.
+
+    A finding names its test in ``data['test']`` or in its path (``.../TEST04/...``); one that names
+    no test (e.g. the compliance folder is missing) counts against every test. Open results need no
+    compliance tests: ``("n/a", ())``.
+    """
+    if division == "open":
+        return "n/a", ()
+    worst: dict[str, int] = {t: 0 for t in tests}
+    for f in findings:
+        if not f.code.startswith("CP") or f.waived or f.severity not in (Severity.ERROR, Severity.WARNING):
+            continue
+        rank = 2 if f.severity == Severity.ERROR else 1
+        test = dict(f.data).get("test") if f.data else None
+        if not test:
+            test = next((part for part in f.location.path.split("/") if part in worst), None)
+        for name in ([test] if test else list(worst)):
+            if name not in worst:
+                worst[name] = 0
+            worst[name] = max(worst[name], rank)
+    per_test = tuple((t, ("passed", "warning", "failed")[r]) for t, r in sorted(worst.items()))
+    overall = "failed" if any(r == 2 for r in worst.values()) else "passed"
+    return overall, per_test
 
 
 @dataclass
