@@ -18,6 +18,7 @@ ALL_CHECKS = (
 TOOL_CODES = {
     "TL001": ("check-crashed", "A check raised an exception; the tool reports it instead of stopping."),
     "TL002": ("file-unparseable", "A file could not be parsed; reported with its location."),
+    "TL003": ("waiver-unused", "A waiver of the --waivers file matched no finding (stale, or a wrong code or path)."),
 }
 
 
