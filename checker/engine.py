@@ -152,8 +152,19 @@ SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
 
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-               checks: tuple[Check, ...] = ALL_CHECKS) -> tuple[list[Finding], list[ResultSummary]]:
-    """Check one submitter folder; a crash here is reported as TL001 for that submitter only."""
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None) -> tuple[list[Finding], list[ResultSummary]]:
+    """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
+
+    With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
+    from the cache, and in a changed one only the results whose files changed are checked again;
+    the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
+    and the submitter is checked without it."""
+    if cache is not None and cache.usable and checks is ALL_CHECKS:
+        try:
+            return _check_unit_cached(root, division, submitter, rules, profile, cache)
+        except Exception as exc:  # never let the cache decide a verdict: check the plain way
+            cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter ({type(exc).__name__}: "
+                       f"{exc}); it was checked without the cache")
     try:
         tree = load_submitter(root, division, submitter, rules)
         findings = run_checks(tree, rules, profile, checks, scopes=SUBMITTER_SCOPES)
@@ -165,40 +176,123 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
                         hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], []
 
 
+def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
+                       cache) -> tuple[list[Finding], list[ResultSummary]]:
+    """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
+    from checker import cache as store
+
+    sub_rel = f"{division}/{submitter}"
+    memo = cache.memo(root, sub_rel)
+    found = store.scan(root, sub_rel, memo)
+    memo.save(cache.warn)
+    unit_key = store.unit_key(cache.salt, division, submitter, found)
+    if unit_key:
+        hit = cache.load("units", unit_key)
+        if (isinstance(hit, tuple) and len(hit) == 2 and all(isinstance(f, Finding) for f in hit[0])
+                and all(isinstance(r, ResultSummary) for r in hit[1])):
+            cache.stats.units_reused += 1
+            cache.stats.results_reused += len(hit[1])
+            return list(hit[0]), list(hit[1])
+    tree = load_submitter(root, division, submitter, rules)
+    findings = run_checks(tree, rules, profile, ALL_CHECKS, scopes=("submitter", "system"))
+    result_checks = tuple(c for c in ALL_CHECKS if c.scope == "result")
+    depth = rules.power.measure_file_ancestor_depth
+    for result in tree.results:
+        key = store.result_key(cache.salt, found, result, depth)
+        hit = cache.load("results", key) if key else None
+        if isinstance(hit, list) and all(isinstance(f, Finding) for f in hit):
+            findings += hit
+            cache.stats.results_reused += 1
+            continue
+        own: list[Finding] = []
+        for item in result_checks:
+            _run(item, result, rules, profile, own)
+        if key:
+            cache.store("results", key, own)
+        findings += own
+        cache.stats.results_checked += 1
+        cache.stats.checked.append(result.rel)
+    # model checks, exactly as the last stage of run_checks
+    failed_perf = {f.result_id for f in findings
+                   if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
+    model_checks = tuple(c for c in ALL_CHECKS if c.scope == "model")
+    for model in tree.models:
+        passed = tuple(sorted({r.scenario for r in tree.results
+                               if r.rel.startswith(model.rel + "/") and r.scenario
+                               and not any(_in_scope(s, r.rel) for s in failed_perf if s)}))
+        ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
+        for item in model_checks:
+            _run(item, ctx, rules, profile, findings)
+    summaries = [summarise(r, rules, findings) for r in tree.results]
+    if unit_key:
+        cache.store("units", unit_key, (findings, summaries))
+    cache.stats.units_checked += 1
+    return findings, summaries
+
+
 def _unit_worker(args):
-    root, division, submitter, round_name, profile_name = args
+    root, division, submitter, round_name, profile_name, cache_spec = args
     from checker.loaders.rules import load_rules
-    return check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name])
+    cache = None
+    if cache_spec is not None:
+        from checker.cache import ResultCache
+        cache = ResultCache.from_spec(cache_spec)
+    found, results = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name],
+                                cache=cache)
+    return found, results, cache.take() if cache is not None else None
+
+
+def _cache_findings(warnings: list[tuple[str, str]], rules: RoundRules, profile: Profile) -> list[Finding]:
+    severity = _severity("TL004", rules, profile)
+    if severity == Severity.OFF:
+        return []
+    return [Finding(message=f"{path}: {message}", location=Location(path), expected="a usable cache entry",
+                    actual=message.split(";")[0], code="TL004", severity=severity,
+                    hint="the verdicts are unaffected; delete the cache folder, or use --no-cache or --cache-dir")
+            for path, message in sorted(set(warnings))]
 
 
 def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
-               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None) -> Report:
+               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None, cache=None) -> Report:
     """Check a tree. ``jobs`` > 1 checks submitters in parallel processes (None: one per core when
-    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter."""
+    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter.
+    ``cache`` (a ``checker.cache.ResultCache``) reuses earlier results of unchanged files; its
+    ``stats`` tell what was checked again, and its problems become TL004 warnings."""
     started = time.perf_counter()
     prof = PROFILES[profile]
     top, units = load_top(path, rules)
     findings = run_checks(top, rules, prof, checks, scopes=("root", "division"))
     summaries: list[ResultSummary] = []
     root = top.root.root
+    if cache is not None:
+        from checker.cache import cache_salt
+        cache.prepare(cache_salt(rules.round, prof.name, prof.overrides, tuple(c.code for c in checks)), root)
+    unit_cache = cache if cache is not None and cache.usable else None
     if jobs is None:
         jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
     if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS:
         from concurrent.futures import ProcessPoolExecutor
-        work = [(root, d, s, rules.round, prof.name) for d, s in units]
+        spec = unit_cache.spec() if unit_cache is not None else None
+        work = [(root, d, s, rules.round, prof.name, spec) for d, s in units]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done, (unit, (found, results)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
+            for done, (unit, (found, results, taken)) in enumerate(
+                    zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
                 findings += found
                 summaries += results
+                if taken is not None:
+                    cache.stats.merge(taken[0])
+                    cache.warnings += taken[1]
                 if progress:
                     progress(done, len(units), unit)
     else:
         for done, (division, submitter) in enumerate(units, 1):
-            found, results = check_unit(root, division, submitter, rules, prof, checks)
+            found, results = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
             findings += found
             summaries += results
             if progress:
                 progress(done, len(units), (division, submitter))
+    if cache is not None:
+        findings += _cache_findings(cache.warnings, rules, prof)
     # checks over the whole set of results (scope "round"), run once in this process
     round_checks = tuple(c for c in checks if c.scope == "round")
     if round_checks:

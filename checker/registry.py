@@ -19,6 +19,8 @@ TOOL_CODES = {
     "TL001": ("check-crashed", "A check raised an exception; the tool reports it instead of stopping."),
     "TL002": ("file-unparseable", "A file could not be parsed; reported with its location."),
     "TL003": ("waiver-unused", "A waiver of the --waivers file matched no finding (stale, or a wrong code or path)."),
+    "TL004": ("cache-unusable", "The incremental cache could not be used (unreadable folder or damaged entry);"
+              " that part was checked without it."),
 }
 
 

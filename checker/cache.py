@@ -1,0 +1,546 @@
+"""Incremental checking: a content-keyed store of check outputs, so a re-check redoes only what changed.
+
+Two levels, both keyed by sha256 of file *contents* (never by timestamps alone):
+
+* **unit** (one ``<division>/<submitter>`` folder): the key covers every entry below the folder
+  (names, kinds, sizes, content digests, link targets, whether a link leaves the tree). A hit returns
+  the unit's findings and result summaries as they were, without reading or parsing anything else.
+* **result** (used when the unit key missed): the key covers exactly what one result reads — its
+  results, measurements and compliance folders, the files directly in the measurement folders' three
+  parents (power measurement files), its system description, and where its code folder resolves to.
+  A hit returns the result's own (result-scope) findings; submitter, system and model checks and the
+  result summaries are recomputed from the freshly loaded tree (they are cheap).
+
+Every key also holds a *salt*: the cache format, the mlpc version, a digest of the checker's source
+code, the round's data files (``rules/``, ``audits/``), the profile and the set of checks. Changing any
+of them invalidates everything.
+
+File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_ns, inode, device);
+a file changed less than two seconds before a scan is hashed but not memoised (a second change in
+the same clock tick could otherwise go unseen).
+
+Storage: ``<cache dir>/v1/{units,results,digests}/<ab>/<key>``. Each file starts with a header line
+holding a sha256 of its body, verified on every load; a damaged, truncated or unreadable entry is a
+miss plus a warning (reported by the engine as ``TL004 cache-unusable``), never a wrong verdict.
+Writes go to a temporary file in the same folder followed by an atomic rename.
+
+This module reads the input tree only to hash it (read-only) and writes only inside the cache
+directory, which must lie outside the tree being checked.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from bisect import bisect_left
+from decimal import Decimal
+from enum import Enum
+from typing import Any
+
+from checker.diagnostics import Finding, Location, MlpcError, Severity
+from checker.report import ResultSummary
+
+FORMAT = 1
+MAGIC = b"mlpc-cache"
+RACY_NS = 2_000_000_000  # files changed this recently are hashed, not memoised
+MAX_SCAN_ENTRIES = 2_000_000  # a unit with more entries (or a link maze) is not cached
+MAX_LINK_DEPTH = 40
+CHUNK = 1024 * 1024
+
+
+class Uncacheable(Exception):
+    """A value the cache cannot store exactly; the caller simply does not cache it."""
+
+
+# --------------------------------------------------------------------------------------------------
+# exact, tagged JSON encoding of findings and result summaries
+
+_CLASSES = {"Finding": Finding, "Location": Location, "ResultSummary": ResultSummary}
+_ENUMS = {"Severity": Severity}
+
+
+def encode(value: Any) -> Any:
+    """A JSON-able form that :func:`decode` turns back into an equal value of the same types.
+
+    Types are dispatched exactly (a ``str`` enum is not a ``str``); anything unknown raises
+    :class:`Uncacheable` rather than being stored approximately.
+    """
+    kind = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
+        return value
+    if kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            return {"fl": repr(value)}
+        return value
+    if kind is tuple:
+        return {"t": [encode(v) for v in value]}
+    if kind is list:
+        return [encode(v) for v in value]
+    if kind is dict:
+        return {"m": [[encode(k), encode(v)] for k, v in value.items()]}
+    if kind is Decimal:
+        return {"d": str(value)}
+    if kind is bytes:
+        return {"b": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, Enum) and _ENUMS.get(kind.__name__) is kind:
+        return {"e": [kind.__name__, value.value]}
+    if dataclasses.is_dataclass(value) and _CLASSES.get(kind.__name__) is kind:
+        return {"c": [kind.__name__, {f.name: encode(getattr(value, f.name))
+                                      for f in dataclasses.fields(value) if f.init}]}
+    raise Uncacheable(f"cannot store a value of type {kind.__name__}")
+
+
+def decode(data: Any) -> Any:
+    if data is None or isinstance(data, (bool, int, float, str)):
+        return data
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if not isinstance(data, dict) or len(data) != 1:
+        raise ValueError("malformed cache value")
+    (tag, body), = data.items()
+    if tag == "t":
+        return tuple(decode(v) for v in body)
+    if tag == "m":
+        return {decode(k): decode(v) for k, v in body}
+    if tag == "fl":
+        return float(body)
+    if tag == "d":
+        return Decimal(body)
+    if tag == "b":
+        return base64.b64decode(body.encode("ascii"), validate=True)
+    if tag == "e":
+        return _ENUMS[body[0]](body[1])
+    if tag == "c":
+        return _CLASSES[body[0]](**{k: decode(v) for k, v in body[1].items()})
+    raise ValueError(f"unknown cache tag {tag!r}")
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal values of exactly the same types (NaN equals NaN)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return a == b or (a != a and b != b)
+    if type(a) in (tuple, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same(k1, k2) and _same(a[k1], b[k2]) for k1, k2 in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    return a == b
+
+
+def exact_encode(value: Any) -> Any:
+    """:func:`encode`, verified: the stored form must decode to the same value, or nothing is stored."""
+    data = encode(value)
+    if not _same(decode(json.loads(json.dumps(data))), value):
+        raise Uncacheable("value does not survive a round trip")
+    return data
+
+
+# --------------------------------------------------------------------------------------------------
+# the salt: everything besides the tree's files that decides a check's output
+
+def _package_digest() -> str:
+    here = os.path.dirname(os.path.abspath(__file__))
+    digest = hashlib.sha256()
+    for folder, dirs, files in os.walk(here):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+        for name in sorted(files):
+            if name.endswith(".py"):
+                path = os.path.join(folder, name)
+                digest.update(os.path.relpath(path, here).encode() + b"\0")
+                with open(path, "rb") as handle:
+                    digest.update(hashlib.sha256(handle.read()).digest())
+    return digest.hexdigest()
+
+
+def _data_digest(folder: str) -> str:
+    digest = hashlib.sha256()
+    for base, dirs, files in os.walk(folder):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(base, name)
+            digest.update(os.path.relpath(path, folder).encode() + b"\0")
+            with open(path, "rb") as handle:
+                digest.update(hashlib.sha256(handle.read()).digest())
+    return digest.hexdigest()
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("mlpc")
+    except (ImportError, PackageNotFoundError):
+        return "source"
+
+
+def cache_salt(round_name: str, profile: str, overrides: tuple, check_codes: tuple[str, ...]) -> str:
+    """Digest of the tool, the round's data files, the profile and the checks run."""
+    from checker.loaders.rules import data_dir
+
+    parts = [f"format={FORMAT}", f"version={_version()}", f"source={_package_digest()}",
+             f"rules={_data_digest(os.fspath(data_dir('rules')))}", f"round={round_name}",
+             f"profile={profile}", f"overrides={sorted(overrides)!r}", f"checks={','.join(check_codes)}"]
+    try:
+        parts.append(f"audits={_data_digest(os.fspath(data_dir('audits')))}")
+    except MlpcError:
+        parts.append("audits=none")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def default_cache_dir() -> str:
+    """``$MLPC_CACHE_DIR``, else ``$XDG_CACHE_HOME/mlpc``, else ``~/.cache/mlpc``."""
+    explicit = os.environ.get("MLPC_CACHE_DIR")
+    if explicit:
+        return explicit
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mlpc")
+
+
+# --------------------------------------------------------------------------------------------------
+# sealed files: a header line with the body's sha256, then the body
+
+def _seal(body: bytes) -> bytes:
+    return MAGIC + b" %d " % FORMAT + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
+
+
+def _unseal(raw: bytes) -> bytes | None:
+    head, sep, body = raw.partition(b"\n")
+    parts = head.split(b" ")
+    if not sep or len(parts) != 3 or parts[0] != MAGIC or parts[1] != b"%d" % FORMAT:
+        return None
+    return body if hashlib.sha256(body).hexdigest().encode() == parts[2] else None
+
+
+def _atomic_write(path: str, data: bytes) -> None:
+    folder = os.path.dirname(path)
+    os.makedirs(folder, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# --------------------------------------------------------------------------------------------------
+# file digests and the scan of one submitter folder
+
+class DigestMemo:
+    """sha256 of files, remembered per (path, size, mtime_ns, ctime_ns, inode, device)."""
+
+    def __init__(self, path: str | None, warn):
+        self.path = path
+        self.old: dict[str, list] = {}
+        self.new: dict[str, list] = {}
+        self.now = time.time_ns()
+        if path is None:
+            return
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            warn(path, f"cannot read the digest memo ({exc.strerror or exc}); files are hashed again")
+            return
+        body = _unseal(raw)
+        try:
+            data = json.loads(body) if body is not None else None
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            warn(path, "the digest memo is damaged (checksum mismatch or truncated); files are hashed again")
+            return
+        self.old = data
+
+    def digest(self, rel: str, path: str, st: os.stat_result) -> str:
+        sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+        old = self.old.get(rel)
+        if old is not None and old[:5] == sig:
+            self.new[rel] = old
+            return old[5]
+        digest = hashlib.sha256()
+        with open(path, "rb") as handle:
+            while True:
+                block = handle.read(CHUNK)
+                if not block:
+                    break
+                digest.update(block)
+        hexdigest = digest.hexdigest()
+        if max(st.st_mtime_ns, st.st_ctime_ns) < self.now - RACY_NS:
+            self.new[rel] = sig + [hexdigest]
+        return hexdigest
+
+    def save(self, warn) -> None:
+        if self.path is None or self.new == self.old:
+            return
+        try:
+            _atomic_write(self.path, _seal(json.dumps(self.new, separators=(",", ":")).encode()))
+        except OSError as exc:
+            warn(self.path, f"cannot write the digest memo ({exc.strerror or exc})")
+
+
+@dataclasses.dataclass
+class Scan:
+    """Every entry below one folder, by path relative to the submission root, in sorted order.
+
+    Entry forms: ``("d",)`` folder, ``("f", size, sha256)`` file, ``("l", target, kind)`` a symbolic
+    link (kind: ``d``/``f`` followed, ``out`` leaves the tree, ``broken``, ``loop``, ``other``), and
+    ``("err", reason)`` for anything unreadable (which makes the entries that cover it uncacheable).
+    """
+
+    entries: dict[str, tuple]
+    paths: list[str]
+    complete: bool
+    _children: dict[str, list[str]] | None = dataclasses.field(default=None, repr=False)
+
+    def entry(self, rel: str) -> tuple | None:
+        return self.entries.get(rel)
+
+    def below(self, rel: str) -> list[tuple[str, tuple]]:
+        """The entry of ``rel`` itself and of everything under it."""
+        start = bisect_left(self.paths, rel + "/")
+        end = bisect_left(self.paths, rel + "0")  # "0" sorts right after "/"
+        found = [(rel, self.entries[rel])] if rel in self.entries else [(rel, ("missing",))]
+        return found + [(p, self.entries[p]) for p in self.paths[start:end]]
+
+    def files_in(self, rel: str) -> list[tuple[str, tuple]]:
+        """The entries directly in folder ``rel`` (sub-folders as bare entries, not their content)."""
+        if self._children is None:
+            self._children = {}
+            for path in self.paths:
+                self._children.setdefault(path.rpartition("/")[0], []).append(path)
+        return [(p, self.entries[p]) for p in self._children.get(rel, ())]
+
+
+def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
+    """Walk ``root/rel_dir`` (links inside the tree are followed, others recorded) and digest files."""
+    root = os.path.abspath(root)
+    real_root = os.path.realpath(root)
+    entries: dict[str, tuple] = {}
+    complete = True
+    # (relative path, absolute path, real paths of the followed links leading here)
+    stack: list[tuple[str, str, tuple[str, ...]]] = [(rel_dir, os.path.join(root, rel_dir), ())]
+    if not os.path.isdir(stack[0][1]):
+        return Scan({rel_dir: ("err", "not a folder")}, [rel_dir], False)
+    entries[rel_dir] = ("d",)
+    while stack:
+        rel, path, chain = stack.pop()
+        try:
+            with os.scandir(path) as found:
+                items = list(found)
+        except OSError as exc:
+            entries[rel] = ("err", exc.strerror or str(exc))
+            complete = False
+            continue
+        for item in items:
+            child = f"{rel}/{item.name}"
+            if len(entries) > MAX_SCAN_ENTRIES:
+                return Scan(entries, sorted(entries), False)
+            try:
+                if item.is_symlink():
+                    target = os.readlink(item.path)
+                    real = os.path.realpath(item.path)
+                    if not os.path.exists(item.path):
+                        entries[child] = ("l", target, "broken")
+                    elif not (real == real_root or real.startswith(real_root + os.sep)):
+                        entries[child] = ("l", target, "out")
+                    elif os.path.isdir(item.path):
+                        if real in chain or len(chain) >= MAX_LINK_DEPTH or \
+                                os.path.realpath(path).startswith(real + os.sep):
+                            entries[child] = ("l", target, "loop")
+                        else:
+                            entries[child] = ("l", target, "d")
+                            stack.append((child, item.path, chain + (real,)))
+                    elif os.path.isfile(item.path):
+                        st = os.stat(item.path)
+                        entries[child] = ("l", target, "f", st.st_size, memo.digest(child, item.path, st))
+                    else:
+                        entries[child] = ("l", target, "other")
+                elif item.is_dir(follow_symlinks=False):
+                    entries[child] = ("d",)
+                    stack.append((child, item.path, chain))
+                elif item.is_file(follow_symlinks=False):
+                    st = item.stat(follow_symlinks=False)
+                    entries[child] = ("f", st.st_size, memo.digest(child, item.path, st))
+                else:
+                    st = item.stat(follow_symlinks=False)
+                    entries[child] = ("other", stat.S_IFMT(st.st_mode))
+            except OSError as exc:
+                entries[child] = ("err", exc.strerror or str(exc))
+                complete = False
+    return Scan(entries, sorted(entries), complete)
+
+
+def _digest(parts: list) -> str:
+    return hashlib.sha256(json.dumps(parts, separators=(",", ":"), ensure_ascii=False).encode(
+        "utf-8", errors="surrogatepass")).hexdigest()
+
+
+def unit_key(salt: str, division: str, submitter: str, found: Scan) -> str | None:
+    if not found.complete:
+        return None
+    return _digest(["unit", salt, division, submitter, [[p, found.entries[p]] for p in found.paths]])
+
+
+def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | None:
+    """Key of everything one result reads (``result`` is its freshly loaded ``ResultCtx``), or None
+    when something it reads could not be scanned."""
+    sub_rel = f"{result.division}/{result.submitter}"
+    tail = f"{result.system.system}/{result.model_dir}/{result.scenario_dir}"
+    meas = f"{sub_rel}/measurements/{tail}"
+    groups = [found.below(result.rel), found.below(meas), found.below(f"{sub_rel}/compliance/{tail}")]
+    probe = meas
+    for _ in range(ancestor_depth):  # power measurement files may sit in a parent folder
+        probe = os.path.dirname(probe)
+        groups.append(found.files_in(probe))
+    groups.append([(result.system.rel, found.entry(result.system.rel) or ("missing",))])
+    if any(entry[0] == "err" for group in groups for _, entry in group):
+        return None
+    # the code folder is only tested for existence; the loader's answer is exact
+    code = [result.code_rel, result.code_exists]
+    return _digest(["result", salt, result.rel, result.mlperf_model, result.scenario, groups, code])
+
+
+# --------------------------------------------------------------------------------------------------
+# the store
+
+@dataclasses.dataclass
+class CacheStats:
+    units_reused: int = 0
+    units_checked: int = 0
+    results_reused: int = 0
+    results_checked: int = 0
+    checked: list[str] = dataclasses.field(default_factory=list)  # ids of results checked again
+
+    def merge(self, other: "CacheStats") -> None:
+        self.units_reused += other.units_reused
+        self.units_checked += other.units_checked
+        self.results_reused += other.results_reused
+        self.results_checked += other.results_checked
+        self.checked += other.checked
+
+
+class ResultCache:
+    """The on-disk store. Create it with a directory; the engine calls :meth:`prepare` with the salt.
+
+    Problems never raise: they become :attr:`warnings` ((path, message) pairs) and the affected
+    entry is treated as a miss. A directory that cannot be used disables the cache for the run.
+    """
+
+    def __init__(self, directory: str, salt: str = "", persist_memo: bool = True, usable: bool | None = None):
+        self.directory = os.path.abspath(directory)
+        self.salt = salt
+        self.persist_memo = persist_memo
+        self.usable = usable
+        self.warnings: list[tuple[str, str]] = []
+        self.stats = CacheStats()
+        self._write_failed = False
+
+    # the parts a worker process needs to open the same cache
+    def spec(self) -> tuple:
+        return (self.directory, self.salt, self.persist_memo, self.usable)
+
+    @classmethod
+    def from_spec(cls, spec: tuple) -> "ResultCache":
+        return cls(*spec)
+
+    def warn(self, path: str, message: str) -> None:
+        self.warnings.append((path, message))
+
+    def prepare(self, salt: str, tree_root: str) -> bool:
+        """Bind the salt and check the directory is usable (and not inside the checked tree)."""
+        self.salt = salt
+        base = os.path.join(self.directory, f"v{FORMAT}")
+        real_tree = os.path.realpath(tree_root)
+        real_dir = os.path.realpath(self.directory)
+        if real_dir == real_tree or real_dir.startswith(real_tree + os.sep):
+            self.warn(self.directory, "the cache directory lies inside the tree being checked; "
+                      "checked without the cache (choose another --cache-dir)")
+            self.usable = False
+            return False
+        try:
+            os.makedirs(base, exist_ok=True)
+            probe_fd, probe = tempfile.mkstemp(dir=base, prefix=".probe-")
+            os.close(probe_fd)
+            os.unlink(probe)
+            os.listdir(base)
+        except OSError as exc:
+            self.warn(self.directory, f"cache directory cannot be used ({exc.strerror or exc}); "
+                      "checked without the cache")
+            self.usable = False
+            return False
+        self.usable = True
+        return True
+
+    def _path(self, kind: str, key: str) -> str:
+        return os.path.join(self.directory, f"v{FORMAT}", kind, key[:2], key)
+
+    def load(self, kind: str, key: str) -> Any | None:
+        if not self.usable:
+            return None
+        path = self._path(kind, key)
+        try:
+            with open(path, "rb") as handle:
+                raw = handle.read()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            self.warn(path, f"cache entry cannot be read ({exc.strerror or exc}); checked again")
+            return None
+        body = _unseal(raw)
+        try:
+            data = json.loads(body) if body is not None else None
+            if not isinstance(data, dict) or data.get("key") != key or data.get("kind") != kind:
+                raise ValueError("wrong entry")
+            return decode(data["payload"])
+        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            self.warn(path, "cache entry is damaged (checksum mismatch, truncated or malformed); checked again")
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
+            return None
+
+    def store(self, kind: str, key: str, payload: Any) -> None:
+        if not self.usable or self._write_failed:
+            return
+        try:
+            body = json.dumps({"key": key, "kind": kind, "payload": exact_encode(payload)},
+                              separators=(",", ":"), allow_nan=False).encode("utf-8", errors="surrogatepass")
+        except (Uncacheable, ValueError, RecursionError):
+            return  # not stored: the next run checks it again
+        path = self._path(kind, key)
+        try:
+            _atomic_write(path, _seal(body))
+        except OSError as exc:
+            self._write_failed = True
+            self.warn(path, f"cannot write to the cache ({exc.strerror or exc}); later entries are not stored")
+
+    def memo(self, root: str, rel_dir: str) -> DigestMemo:
+        path = None
+        if self.usable and self.persist_memo:
+            where = os.path.realpath(os.path.join(root, rel_dir))
+            name = hashlib.sha256(where.encode("utf-8", errors="surrogatepass")).hexdigest()
+            path = os.path.join(self.directory, f"v{FORMAT}", "digests", name[:2], name)
+        return DigestMemo(path, self.warn)
+
+    def take(self) -> tuple[CacheStats, list[tuple[str, str]]]:
+        """Stats and warnings gathered so far (handed from a worker process to the parent)."""
+        out = (self.stats, self.warnings)
+        self.stats, self.warnings = CacheStats(), []
+        return out
