@@ -27,6 +27,10 @@ err = Console(stderr=True)
 class Format(str, Enum):
     text = "text"
     json = "json"
+    csv = "csv"
+    markdown = "markdown"
+    sarif = "sarif"
+    junit = "junit"
 
 
 class ProfileName(str, Enum):
@@ -53,6 +57,8 @@ def check(
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core "
                              "for trees with many submitters)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    waivers: Optional[str] = typer.Option(None, "--waivers", help="YAML or JSON list of {code, path, reason}: "
+                                          "matching findings are marked waived and no longer count."),
 ) -> None:
     """Check a submission tree and report every finding with where / expected / actual / hint.
 
@@ -61,7 +67,7 @@ def check(
     from checker.engine import check_tree
     from checker.loaders.detect import detect_round
     from checker.loaders.rules import load_rules
-    from checker.reporters import json_report, text
+    from checker.commands.report import read_waivers, render_format, waive
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
@@ -71,11 +77,14 @@ def check(
         else:
             name, reason = detect_round(path)
             rules = load_rules(name)
+        parsed = read_waivers(waivers) if waivers else None
         report = _with_progress(lambda progress: check_tree(
             path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress), quiet)
+        if parsed is not None:
+            report = waive(report, parsed[0], parsed[1], rules)
     except MlpcError as exc:
         _fail(str(exc))
-    rendered = json_report.render(report) if fmt == Format.json else text.render(report, show_info=show_info)
+    rendered = render_format(report, fmt.value, rules, show_info=show_info)
     if output:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(rendered)
@@ -151,7 +160,9 @@ def explain(code: str = typer.Argument(..., help="A check code such as PF005."))
 
 def _mount() -> None:
     """Sub-command groups: each lives in checker/commands/<name>.py as a small typer app."""
-    from checker.commands import audit_run, audit_select, bandwidth, calc, schema
+    from checker.commands import audit_run, audit_select, bandwidth, calc, report, schema
+
+    app.command("report")(report.report)
 
     calc.app.command("bandwidth")(bandwidth.bandwidth)
     app.add_typer(calc.app, name="calc", help="Recompute what the rules define: early stopping, rounding, "

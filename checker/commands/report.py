@@ -1,0 +1,244 @@
+"""``mlpc report ROUND_ROOT --out DIR``: the review committee's bundle for a whole round.
+
+Writes into DIR (atomically: a temporary sibling folder renamed into place; never inside the input
+tree):
+
+* ``summary.csv``: the official checker's columns and units for the round, plus the documented
+  fixes (invalid results with their status, real compliance and error columns; see
+  ``checker/reporters/csv_summary.py``); ``--official-csv`` writes the official layout exactly;
+* ``report.json``: the versioned JSON report (``schemas/report.schema.json``);
+* ``<division>-<submitter>.md``: one Markdown review pack per submitter;
+* ``index.html``: one self-contained offline page (sortable tables, filters, charts).
+
+Also home of the small helpers the ``check`` command uses for its output formats and waivers.
+Exit codes: 0 written, 2 usage error (bad path, unknown round, bad waiver file, DIR inside the tree).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from enum import Enum
+from typing import NoReturn, Optional
+
+import typer
+from rich.console import Console
+
+from checker.diagnostics import MlpcError, Severity
+
+FORMATS = ("text", "json", "csv", "markdown", "sarif", "junit")
+MAX_WAIVER_BYTES = 1024 * 1024
+
+
+class ProfileName(str, Enum):
+    official = "official"
+    smoke = "smoke"
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def _fail(message: str) -> NoReturn:
+    _err().print(f"error: {message}", markup=False)
+    raise typer.Exit(2)
+
+
+# ---------------------------------------------------------------- helpers shared with `mlpc check`
+
+def render_format(report, fmt: str, rules, show_info: bool = False) -> str:
+    """Render ``report`` in one of FORMATS (``rules``: the round's rules, for the CSV columns and
+    the SARIF default levels)."""
+    fmt = getattr(fmt, "value", fmt)
+    if fmt == "json":
+        from checker.reporters import json_report
+
+        return json_report.render(report)
+    if fmt == "csv":
+        from checker.reporters import csv_summary
+
+        return csv_summary.render(report, rules.summary_columns)
+    if fmt == "markdown":
+        from checker.reporters import markdown
+
+        return markdown.render(report, show_info=show_info)
+    if fmt == "sarif":
+        from checker.reporters import sarif
+
+        return sarif.render(report, rules.severities)
+    if fmt == "junit":
+        from checker.reporters import junit
+
+        return junit.render(report)
+    from checker.reporters import text
+
+    return text.render(report, show_info=show_info)
+
+
+def read_waivers(path: str):
+    """Read and parse a waiver file; raises WaiverError (a usage error) on any problem."""
+    from checker.registry import ALL_CHECKS, TOOL_CODES
+    from checker.waivers import WaiverError, parse_waivers
+
+    source = os.path.basename(path) or "waivers"
+    try:
+        if not os.path.isfile(path):
+            raise WaiverError(f"{path}: waiver file not found")
+        if os.path.getsize(path) > MAX_WAIVER_BYTES:
+            raise WaiverError(f"{path}: waiver file larger than {MAX_WAIVER_BYTES} bytes")
+        with open(path, "rb") as handle:
+            raw = handle.read()
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise WaiverError(f"{path}: not UTF-8 text") from None
+    except OSError as exc:
+        raise WaiverError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    known = [c.code for c in ALL_CHECKS] + list(TOOL_CODES)
+    return parse_waivers(text, path, known_codes=known), source
+
+
+def waive(report, waivers, source: str, rules):
+    """Apply parsed waivers (see checker/waivers.py); TL003's severity comes from the round file."""
+    from checker.waivers import UNUSED_CODE, apply_waivers
+
+    severity = Severity(rules.severities.get(UNUSED_CODE, "warning"))
+    return apply_waivers(report, waivers, source=source, unused_severity=severity)
+
+
+# ---------------------------------------------------------------- bundle writing (the only IO here)
+
+def _safe_name(text: str) -> str:
+    name = re.sub(r"[^A-Za-z0-9._+-]", "_", text)
+    return name.lstrip(".") or "_"
+
+
+def bundle(report, rules, official_csv: bool = False) -> dict[str, str]:
+    """File name -> content of every file of the bundle (pure)."""
+    from checker.reporters import csv_summary, html, json_report, markdown
+
+    files = {
+        "summary.csv": csv_summary.render(report, rules.summary_columns, official=official_csv),
+        "report.json": json_report.render(report),
+        "index.html": html.render(report),
+    }
+    for division, submitter in markdown.units(report):
+        name = _safe_name(f"{division}-{submitter}") + ".md"
+        while name in files:
+            name = name[:-3] + "_.md"
+        files[name] = markdown.render_pack(report, division, submitter)
+    return files
+
+
+def _inside(child: str, parent: str) -> bool:
+    child, parent = os.path.realpath(child), os.path.realpath(parent)
+    return child == parent or child.startswith(parent.rstrip(os.sep) + os.sep)
+
+
+def write_bundle(files: dict[str, str], out: str, input_root: str) -> None:
+    """Write ``files`` into ``out`` atomically. ``out`` must not lie inside ``input_root``; an
+    existing ``out`` is replaced only if it is empty or an earlier report (holds report.json)."""
+    if _inside(out, input_root):
+        raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({input_root})")
+    if os.path.lexists(out):
+        if not os.path.isdir(out) or os.path.islink(out):
+            raise MlpcError(f"{out}: exists and is not a folder")
+        existing = os.listdir(out)
+        if existing and "report.json" not in existing:
+            raise MlpcError(f"{out}: folder is not empty and does not hold an earlier report; choose another --out")
+    parent = os.path.dirname(os.path.abspath(out))
+    try:
+        os.makedirs(parent, exist_ok=True)
+        tmp = tempfile.mkdtemp(prefix=".mlpc-report-", dir=parent)
+    except OSError as exc:
+        raise MlpcError(f"{out}: cannot create the output folder: {exc.strerror or exc}") from None
+    old = None
+    try:
+        for name, content in files.items():
+            with open(os.path.join(tmp, name), "w", encoding="utf-8", newline="") as handle:
+                handle.write(content)
+        os.chmod(tmp, 0o755)
+        if os.path.isdir(out):
+            old = tempfile.mkdtemp(prefix=".mlpc-old-", dir=parent)
+            os.rmdir(old)
+            os.rename(out, old)
+        os.rename(tmp, out)
+    except OSError as exc:
+        if old and not os.path.exists(out):
+            os.rename(old, out)
+            old = None
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise MlpcError(f"{out}: cannot write the report: {exc.strerror or exc}") from None
+    if old:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def report(
+    path: str = typer.Argument(..., help="Round root (the folder holding closed/, open/, network/), a division or a "
+                               "submitter folder."),
+    out: str = typer.Option(..., "--out", "-o", help="Output folder (created or replaced atomically; must not be "
+                            "inside the checked tree)."),
+    round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules to apply (v4.1, v5.0, ...). "
+                                        "Detected from the logs when omitted."),
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core for "
+                             "trees with many submitters)."),
+    waivers: Optional[str] = typer.Option(None, "--waivers", help="YAML or JSON list of {code, path, reason}: "
+                                          "matching findings are marked waived and no longer count."),
+    official_csv: bool = typer.Option(False, "--official-csv", help="Write summary.csv in the official layout "
+                                      "exactly (official columns, valid results only)."),
+    profile: ProfileName = typer.Option(ProfileName.official, "--profile",
+                                        help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+) -> None:
+    """Write a round's review bundle: summary.csv, report.json, review packs, index.html.
+
+    One Markdown review pack per submitter (<division>-<submitter>.md) and one self-contained
+    offline HTML page; the folder is written atomically and never inside the checked tree.
+
+    Exit codes: 0 written, 2 usage error.
+    """
+    from checker.engine import check_tree
+    from checker.loaders.detect import detect_round
+    from checker.loaders.rules import load_rules
+
+    if not os.path.isdir(path):
+        _fail(f"{path}: not a directory")
+    try:
+        if _inside(out, path):
+            raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
+        if round:
+            rules, reason = load_rules(round), "selected with --round"
+        else:
+            name, reason = detect_round(path)
+            rules = load_rules(name)
+        parsed = read_waivers(waivers) if waivers else None
+        result = _progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
+                                                        jobs=jobs or None, progress=progress), quiet)
+        if parsed is not None:
+            result = waive(result, parsed[0], parsed[1], rules)
+        files = bundle(result, rules, official_csv=official_csv)
+        write_bundle(files, out, path)
+    except MlpcError as exc:
+        _fail(str(exc))
+    counts = result.counts()
+    packs = sum(1 for n in files if n.endswith(".md"))
+    _err().print(f"report written to {out}: summary.csv, report.json, index.html and {packs} review pack(s); "
+                 f"{counts['results']} results ({counts['valid']} valid, {counts['invalid']} invalid), "
+                 f"{counts['errors']} errors, {counts['warnings']} warnings", markup=False)
+
+
+def _progress(run, quiet: bool):
+    err = _err()
+    if quiet or not err.is_terminal:
+        return run(None)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+                  TimeElapsedColumn(), console=err, transient=True) as bar:
+        task = bar.add_task("", total=None)
+
+        def progress(done, total, unit):
+            bar.update(task, completed=done, total=total, description="/".join(unit))
+
+        return run(progress)
