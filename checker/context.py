@@ -123,6 +123,13 @@ class AccuracyCtx:
     log_head: bytes = b""
     log_tail: bytes = b""
     log_sha256: str | None = None  # computed only when the log is small enough to be untruncated
+    # Facts for the hash / truncation contract (official-checker.md F), filled by loaders/tree.py:
+    log_truncation_marker: bool = False  # the official "\n\n...\n\n" separator follows the 4096-character head
+    log_truncated_shape: bool = False  # exactly the official truncated form (8199 chars; CRLF variant accepted)
+    log_full_sha256: str | None = None  # streaming sha256 of the whole log when it carries no truncation marker
+    log_list_error: str | None = None  # logs <= the size limit that are not truncated: why they are not a complete
+    #                                    JSON list of LoadGen entries (None: a complete list, or not examined)
+    log_read_error: str | None = None  # the log could not be read (permissions, I/O error)
     detail: ParsedLog | None = None
     image_names: tuple[str, ...] | None = None  # files under accuracy/images, None if no such dir
 

@@ -8,7 +8,8 @@ the closed-division codes.
 from __future__ import annotations
 
 from checker.checks.base import check, finding
-from checker.metrics.accuracy_metrics import read_accuracy
+from checker.metrics.accuracy_metrics import HASH_RE, read_accuracy
+from checker.metrics.rounding import format_sig
 
 
 def _reading(ctx, rules):
@@ -22,6 +23,16 @@ def _reading(ctx, rules):
 
 
 _MEMO: dict[int, tuple[object, list]] = {}
+
+
+def _shown(found: str) -> str:
+    """An accuracy value as people should read it: five significant figures, half to even (rules
+    4.1.1), with the text of accuracy.txt in brackets when it differs. Comparisons use the float."""
+    try:
+        rounded = format_sig(found)
+    except ValueError:
+        return found
+    return rounded if rounded == found else f"{rounded} (written {found})"
 
 
 def accuracy_problems(ctx, rules):
@@ -50,7 +61,7 @@ def _accuracy_problems(ctx, rules):
     if reading is not None:
         for fail in reading.failures:
             word = "below target" if fail.kind == "below" else "above upper limit"
-            yield fail.kind, finding(txt_rel, f"{fail.metric} {fail.found} {word} {fail.bound:f}",
+            yield fail.kind, finding(txt_rel, f"{fail.metric} {_shown(fail.found)} {word} {fail.bound:f}",
                                      expected=(">= " if fail.kind == "below" else "<= ") + f"{fail.bound:f}",
                                      actual=fail.found, line=fail.line, metric=fail.metric)
         for metric in reading.missing:
@@ -255,7 +266,83 @@ def dataset_not_covered(ctx, rules):
                       actual=found, hint="run the accuracy mode over every sample")
 
 
+def _hash_lines(text: str) -> list[tuple[str, int]]:
+    found = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        match = HASH_RE.match(raw.rstrip("\r"))
+        if match:
+            found.append((match.group(1), number))
+    return found
+
+
+@check("AC010", "accuracy-hash-mismatch", "result", stricter=True)
+def accuracy_hash_mismatch(ctx, rules):
+    """The `hash=` of accuracy.txt is not the sha256 of the untruncated accuracy log next to it.
+
+    What it checks: when `mlperf_log_accuracy.json` was never truncated (no `\n\n...\n\n` separator
+    after its first 4096 characters: every log under 4096 bytes, and any complete log of any size),
+    its sha256 (streamed, constant memory) equals a `hash=<hex>` line of `accuracy.txt` (case-insensitive
+    hex). A truncated log cannot be checked: its original is gone. All divisions.
+    Why: official-checker.md F (truncation contract): `hash=` is the sha256 of the full original log,
+    and logs under 4096 bytes are left unchanged, so their hash is verifiable. The official checker only
+    tests that a hash line exists (F5); a mismatch means accuracy.txt was not produced from this log
+    (stricter than official).
+    Failing example: a 60-byte log whose accuracy.txt says `hash=` of another run's log.
+    How to fix: recompute accuracy.txt from the submitted log, then run `mlpc truncate` (or the official
+    truncate_accuracy_log.py) to write the hash.
+    Data used: none (the 4096-character truncation contract is the official tool's).
+    """
+    acc = ctx.accuracy
+    if ctx.scenario is None or acc.log_full_sha256 is None or acc.accuracy_txt is None:
+        return
+    hashes = _hash_lines(acc.accuracy_txt)
+    if not hashes:
+        return  # AC004 reports the missing hash line
+    if any(value.lower() == acc.log_full_sha256 for value, _ in hashes):
+        return
+    shown = ", ".join(f"{value[:16]}... (line {line})" if len(value) > 16 else f"{value} (line {line})"
+                      for value, line in hashes)
+    yield finding(f"{acc.rel}/accuracy.txt", f"hash= does not match the sha256 of the untruncated "
+                  f"mlperf_log_accuracy.json ({acc.log_size} bytes)", expected=f"hash={acc.log_full_sha256}",
+                  actual=shown, line=hashes[0][1], sha256=acc.log_full_sha256,
+                  hint="recompute accuracy.txt from this log and rerun `mlpc truncate`")
+
+
+@check("AC011", "accuracy-log-shape-invalid", "result", stricter=True)
+def accuracy_log_shape_invalid(ctx, rules):
+    """The accuracy log is neither the complete JSON list LoadGen wrote nor the official truncated form.
+
+    What it checks: a `mlperf_log_accuracy.json` within the size limit (10240 bytes) is either the
+    official truncated form (its first 4096 characters, `\n\n...\n\n`, its last 4096 characters:
+    8199 bytes; the same with CRLF line ends, 8208 bytes, as in real v5.1 logs truncated on Windows) or
+    a complete JSON list of `{"seq_id", "qsl_idx", "data"}` entries. Below 4096 bytes only the complete
+    list is possible (the official tool leaves such logs unchanged). Larger logs are AC005's. All divisions.
+    Why: official-checker.md F (truncation contract, "a truncated log has a recognisable shape"); the
+    official checker accepts any file up to 10240 bytes (stricter than official).
+    Failing example: a log cut at 9000 bytes by hand; an empty file; `[{"seq_id": 0, "qsl_idx"`.
+    How to fix: keep the log LoadGen wrote and truncate it with `mlpc truncate` (or the official
+    truncate_accuracy_log.py).
+    Data used: `max_accuracy_log_bytes`.
+    """
+    acc = ctx.accuracy
+    if ctx.scenario is None or acc.log_size is None:
+        return
+    if acc.log_read_error:
+        yield finding(acc.log_rel, acc.log_read_error, expected="a readable accuracy log", actual="unreadable")
+        return
+    if acc.log_size > rules.max_accuracy_log_bytes or acc.log_truncated_shape or acc.log_list_error is None:
+        return
+    if acc.log_truncation_marker:
+        actual = f"{acc.log_size} bytes with the truncation separator but not the official head/tail sizes"
+    else:
+        actual = f"{acc.log_size} bytes: {acc.log_list_error}"
+    yield finding(acc.log_rel, "accuracy log is neither a complete JSON list nor the official truncated form",
+                  expected="a complete LoadGen JSON list, or head + \"\\n\\n...\\n\\n\" + tail (8199 bytes)",
+                  actual=actual, hint="submit the log LoadGen wrote, truncated with `mlpc truncate`")
+
+
 CHECKS = (
     accuracy_below_target, accuracy_above_limit, accuracy_metric_missing, accuracy_hash_missing,
     accuracy_log_invalid, accuracy_run_errors, accuracy_images_missing, accuracy_invalid_open, dataset_not_covered,
+    accuracy_hash_mismatch, accuracy_log_shape_invalid,
 )

@@ -5,8 +5,19 @@ Official references: docs/official-checker.md section G; rules sections 3 and 4.
 
 from __future__ import annotations
 
+import math
+import re
+from dataclasses import dataclass, field
+
 from checker.checks.base import check, finding
-from checker.results import _num, result_value
+from checker.checks.structure import allowed_scenarios
+from checker.loaders.tree_writer import compare_folders, scenario_dirs
+from checker.metrics.early_stopping import (
+    expected_early_stopping, max_overlatency_allowed, server_early_stopping, server_min_queries,
+)
+from checker.metrics.inferred import multistream_from_singlestream, offline_from_multistream, offline_from_singlestream
+from checker.naming import canonical_scenario
+from checker.results import NS_PER_MS, _num, result_value
 
 
 def _log(ctx):
@@ -430,9 +441,331 @@ def performance_test_mode(ctx, rules):
         yield finding(_rel(ctx), "performance run not in PerformanceOnly mode", expected="PerformanceOnly", actual=mode)
 
 
+# ------------------------------------------------------------------------- PF019 early stopping
+
+#: LoadGen's SingleStream p99 estimate (the one MultiStream is inferred from) uses a hard-coded 0.99
+#: ("multi_stream_percentile" in loadgen/results.cc), not a test setting.
+LOADGEN_SS_P99 = 0.99
+#: Over-latency budgets t up to which LoadGen's cached walk is known to find the true minima, so that
+#: its "Would discard t-1" equals the bisection used here (checker/metrics/early_stopping.py, measured).
+WALK_VERIFIED_T = {0.9: 600_000, 0.95: 50_000, 0.99: 80_000, 0.999: 5_000}
+
+_AT_LEAST = re.compile(r"Processed at least (\d+) queries \((\d+)\)")
+_ONLY = re.compile(r"Only processed (\d+) queries\.?\s*\*?\s*Need to process at least (\d+) queries")
+_DISCARD = re.compile(r"Would discard (\d+) highest")
+_MORE = re.compile(r"Would need to run at least (\d+) more queries")
+_PROCESSED = re.compile(r"Processed (\d+) queries")
+_NOT_ENOUGH_99 = re.compile(r"Not enough queries processed for 99")
+_TEXT_KEYS = ("early_stopping_result", "early_stopping_ttft_result", "early_stopping_tpot_result")
+
+
+@dataclass
+class EarlyStoppingReview:
+    """What PF019 recomputed for one log: ``compared`` is False when nothing could be compared."""
+
+    scenario: str | None = None
+    compared: bool = False
+    problems: list[tuple[str, object, object]] = field(default_factory=list)  # (message, expected, actual)
+    not_recomputable: list[str] = field(default_factory=list)
+    facts: dict = field(default_factory=dict)
+
+
+def _count(log, key: str) -> tuple[int | None, str | None]:
+    """A logged count as a non-negative integer, or why it is not one (None, None: absent)."""
+    if key not in log:
+        return None, None
+    value = log.get(key)
+    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None, f"{key} is not an integer: {value!r}"
+    if value < 0:
+        return None, f"{key} is negative: {value}"
+    return value, None
+
+
+def _percentile(log) -> tuple[float | None, str | None]:
+    if "effective_target_latency_percentile" not in log:
+        return None, None
+    value = log.get("effective_target_latency_percentile")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not (0 < value < 1):
+        return None, f"effective_target_latency_percentile is not a fraction between 0 and 1: {value!r}"
+    return float(value), None
+
+
+def review_early_stopping(log) -> EarlyStoppingReview:
+    """Recompute LoadGen's early-stopping verdict from the counts it logged and list every
+    disagreement with what it wrote (pure; ``log`` is a parsed DetailLog)."""
+    review = EarlyStoppingReview(scenario=log.scenario)
+    scenario = log.scenario
+    if scenario not in ("SingleStream", "MultiStream", "Server", "Offline"):
+        return review
+    met = log.get("early_stopping_met")
+    if "early_stopping_met" in log and not isinstance(met, bool):
+        review.problems.append(("early_stopping_met is not a boolean", "true or false", repr(met)))
+        return review
+    if scenario == "Offline":
+        review.compared = "early_stopping_met" in log
+        if met is False:
+            review.problems.append(("LoadGen reports early stopping not met for an Offline run (Offline always "
+                                    "meets it)", "true", "false"))
+        return review
+    p, p_problem = _percentile(log)
+    n, n_problem = _count(log, "result_query_count")
+    problems = [x for x in (p_problem, n_problem) if x]
+    if n is None and n_problem is None:
+        problems.append("result_query_count is missing")
+    if p is None and p_problem is None:
+        review.not_recomputable.append("effective_target_latency_percentile is missing (not a LoadGen log)")
+        return review
+    token = bool(log.get("requested_use_token_latencies")) or (
+        "early_stopping_result" not in log and any(k in log for k in _TEXT_KEYS[1:]))
+    t = None
+    if scenario == "Server" and not token:
+        t, t_problem = _count(log, "result_overlatency_query_count")
+        if t_problem or t is None:
+            problems.append(t_problem or "result_overlatency_query_count is missing")
+        elif n is not None and t > n:
+            problems.append(f"result_overlatency_query_count ({t}) exceeds result_query_count ({n})")
+    if problems:
+        for problem in problems:
+            review.problems.append((f"early stopping cannot be recomputed: {problem}", "LoadGen counts", problem))
+        return review
+    review.compared = True
+    texts = [(k, str(log.get(k) or "")) for k in _TEXT_KEYS if k in log]
+    review.facts.update(n_queries=n, percentile=p, token_latencies=token)
+    if scenario == "Server":
+        _review_server(review, n, t, p, met, texts, token)
+    else:
+        _review_stream(review, scenario, n, p, met, texts, log)
+    return review
+
+
+def _disagree(review, what: str, expected, actual) -> None:
+    review.problems.append((what, expected, actual))
+
+
+def _review_stream(review, scenario, n, p, met, texts, log) -> None:
+    exp = expected_early_stopping(scenario, n, None, p)
+    review.facts.update(expected_met=exp.met, min_queries=exp.min_queries, discarded=exp.discarded)
+    if met is None:
+        review.not_recomputable.append("early_stopping_met is missing")
+        if not exp.met:
+            _disagree(review, f"{n} queries do not meet early stopping at p={p:g} and LoadGen wrote no "
+                      f"early_stopping_met", f">= {exp.min_queries} queries", n)
+    elif met != exp.met:
+        _disagree(review, f"early_stopping_met disagrees with {n} queries at p={p:g} (minimum "
+                  f"{exp.min_queries})", str(exp.met).lower(), str(met).lower())
+    verified = exp.max_overlatency is not None and exp.max_overlatency <= WALK_VERIFIED_T.get(round(p, 6), -1)
+    for key, text in texts:
+        if m := _AT_LEAST.search(text):
+            if int(m.group(1)) != exp.min_queries:
+                _disagree(review, f"{key}: minimum query count", exp.min_queries, int(m.group(1)))
+            if int(m.group(2)) != n:
+                _disagree(review, f"{key}: processed queries differ from result_query_count", n, int(m.group(2)))
+        if m := _ONLY.search(text):
+            if int(m.group(1)) != n:
+                _disagree(review, f"{key}: processed queries differ from result_query_count", n, int(m.group(1)))
+            if int(m.group(2)) != exp.min_queries:
+                _disagree(review, f"{key}: minimum query count", exp.min_queries, int(m.group(2)))
+            if exp.met:
+                _disagree(review, f"{key}: says too few queries, but {n} meet the minimum", exp.min_queries, n)
+        if (m := _DISCARD.search(text)) and exp.discarded is not None:
+            if verified and int(m.group(1)) != exp.discarded:
+                _disagree(review, f"{key}: number of discarded highest latencies", exp.discarded, int(m.group(1)))
+            elif not verified:
+                review.not_recomputable.append(f"{key}: the discarded count for t={exp.max_overlatency} lies beyond "
+                                               "the range where LoadGen's walk is verified; not compared")
+    if scenario == "SingleStream":
+        exp99 = expected_early_stopping("SingleStream", n, None, LOADGEN_SS_P99)
+        review.facts.update(p99_estimate_expected=exp99.met)
+        raw = log.get("early_stopping_latency_ms")
+        if "early_stopping_latency_ms" in log and isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            if bool(raw) != exp99.met:
+                _disagree(review, f"p99 estimate (early_stopping_latency_ms) with {n} queries: LoadGen makes one "
+                          f"only from {exp99.min_queries} queries", "an estimate" if exp99.met else "0",
+                          raw)
+        if exp99.met and any(_NOT_ENOUGH_99.search(text) for _, text in texts):
+            _disagree(review, f"says too few queries for the p99 estimate, but {n} >= {exp99.min_queries}",
+                      exp99.min_queries, n)
+
+
+def _review_server(review, n, t, p, met, texts, token) -> None:
+    if not token:
+        exp_met, needed = server_early_stopping(n, t, p)
+        review.facts.update(expected_met=exp_met, min_queries=needed, overlatency=t)
+    else:
+        needed = server_min_queries(0, p)  # h(0): no run with fewer queries can pass, whatever t is
+        exp_met = None if n >= needed else False
+        review.facts.update(min_queries_any_t=needed)
+        review.not_recomputable.append("token-latency Server run: LoadGen does not log the TTFT/TPOT over-latency "
+                                       f"counts, so only the bound N >= h(0) = {needed} and the queries still "
+                                       "needed that it printed can be checked")
+    if met is None:
+        review.not_recomputable.append("early_stopping_met is missing")
+        if exp_met is False:
+            _disagree(review, f"{n} queries do not meet early stopping and LoadGen wrote no early_stopping_met",
+                      f">= {needed} queries", n)
+    elif exp_met is not None and met != exp_met:
+        what = f"{t} over the target latency" if not token else "any over-latency count"
+        _disagree(review, f"early_stopping_met disagrees with {n} queries, {what}, at p={p:g} (needs {needed})",
+                  str(exp_met).lower(), str(met).lower())
+    successful = [k for k, text in texts if "Run successful" in text]
+    failed = [k for k, text in texts if "Run unsuccessful" in text]
+    if met is True and failed:
+        _disagree(review, f"early_stopping_met is true but {', '.join(failed)} says the run was unsuccessful",
+                  "Run successful", "Run unsuccessful")
+    if met is False and successful and not failed:
+        _disagree(review, "early_stopping_met is false but every early-stopping text says the run was successful",
+                  "Run unsuccessful", "Run successful")
+    for key, text in texts:
+        if (m := _PROCESSED.search(text)) and int(m.group(1)) != n:
+            _disagree(review, f"{key}: processed queries differ from result_query_count", n, int(m.group(1)))
+        m = _MORE.search(text)
+        if m is None:
+            continue
+        more = int(m.group(1))
+        if not token:
+            if more != needed - n:
+                _disagree(review, f"{key}: queries still needed", needed - n, more)
+            continue
+        total = n + more  # = h(t) + t for the unlogged t of this array
+        t_fit = max_overlatency_allowed(total, p)
+        if t_fit is None or server_min_queries(t_fit, p) != total:
+            _disagree(review, f"{key}: '{more} more queries' is h(t) + t - N for no over-latency count t",
+                      "h(t) + t - N for some t", more)
+
+
+@check("PF019", "early-stopping-mismatch", "result", stricter=True)
+def early_stopping_mismatch(ctx, rules):
+    """The early-stopping verdict LoadGen wrote disagrees with the one recomputed from its own counts.
+
+    What it checks: from `result_query_count`, `effective_target_latency_percentile` and (Server)
+    `result_overlatency_query_count`, mlpc recomputes rules Appendix A as LoadGen does (c = 0.99, d = 0)
+    and compares: `early_stopping_met`; SingleStream/MultiStream: the minimum query count h(1)+1
+    (64 at p90, 662 at p99), "Processed at least M queries (N)", "Would discard t-1", and (SingleStream)
+    whether a p99 estimate (`early_stopping_latency_ms`, used to infer MultiStream) can exist; Server:
+    h(t)+t and "Would need to run at least X more queries"; Offline: met is always true. Token-latency
+    (LLM) runs: SingleStream/MultiStream are recomputed in full (the counts do not depend on the
+    latencies); for Server, LoadGen does not log the TTFT/TPOT over-latency counts, so only N >= h(0)
+    (459 at p99) for a met run and the consistency of "X more queries" (N + X = h(t) + t for some t) are
+    checked; the finding says what could not be recomputed. Unreadable, negative or non-integer counts
+    are findings. Logs without `effective_target_latency_percentile` (not written by LoadGen) are skipped.
+    An unmet condition that LoadGen itself reports is PF006 (and PF001 through `result_validity`).
+    Why: rules Appendix A; official-checker.md section 4 and G8 (the official checker only reads the
+    flag). A disagreement means the log was edited or LoadGen was modified (rules: LoadGen must be an
+    approved, unaltered build) (stricter than official).
+    Failing example: a SingleStream log with 50 queries and `early_stopping_met: true`.
+    How to fix: submit the logs LoadGen wrote, from an unmodified LoadGen of the round.
+    Data used: `early_stopping_scenarios` (percentiles, counts and messages come from the log).
+    """
+    log = _log(ctx)
+    if log is None or log.scenario is None:
+        return
+    if log.scenario not in rules.early_stopping_scenarios and log.scenario != "Offline":
+        return
+    review = review_early_stopping(log)
+    note = "; ".join(dict.fromkeys(review.not_recomputable))
+    for message, expected, actual in review.problems:
+        yield finding(_rel(ctx), f"early stopping: {message}", expected=expected, actual=actual,
+                      hint=(f"not recomputable: {note}" if note else "LoadGen's log contradicts its own counts; "
+                            "submit the unmodified log"),
+                      **{k: v for k, v in review.facts.items() if v is not None})
+
+
+# -------------------------------------------------------------------------- PF020 inferred results
+
+
+def _source_folders(ctx, rules, source_scenario: str) -> list[str]:
+    model_rel = ctx.rel.rsplit("/", 1)[0]
+    return [d for d in scenario_dirs(ctx.submission_root, model_rel)
+            if d != ctx.scenario_dir and canonical_scenario(d, rules) == source_scenario]
+
+
+def _rules_form(log, dir_scenario: str, log_scenario: str) -> float | None:
+    """The inferred value with the rules' own wording (4.1.1), for the report: SingleStream mean and
+    p99 latencies instead of the official checker's log keys."""
+    try:
+        if dir_scenario == "Offline" and log_scenario == "SingleStream":
+            return offline_from_singlestream(float(log.get("result_mean_latency_ns")) / NS_PER_MS)
+        if dir_scenario == "Offline" and log_scenario == "MultiStream":
+            return offline_from_multistream(float(log.get("result_mean_query_latency_ns")) / NS_PER_MS,
+                                            log.get("effective_samples_per_query"))
+        if dir_scenario == "MultiStream" and log_scenario == "SingleStream":
+            return multistream_from_singlestream(float(log.get("result_99.00_percentile_latency_ns")) / NS_PER_MS)
+    except (TypeError, ValueError):
+        return None
+    return None
+
+
+@check("PF020", "inferred-result-unsupported", "result", stricter=True)
+def inferred_result_unsupported(ctx, rules):
+    """An inferred result stands on a scenario the rules do not allow, or is not a copy of its source folder.
+
+    What it checks: for a result whose log scenario differs from its folder and the pair is inferable
+    (MultiStream and Offline from SingleStream, Offline from MultiStream), on an edge system: (1) the
+    source scenario is required or optional for the model on that system type (an Offline result cannot
+    stand on a MultiStream run of a benchmark without MultiStream); (2) when the source scenario's
+    folder exists next to it (any case: `SingleStream/`, `singlestream/`), every file of the inferred
+    folder is byte-identical to the source folder's, as preprocess_submission.py copies it; the finding
+    lists the files that differ, are missing or are extra. The recomputed inferred value (official
+    formula), the value in the rules' own words and the source scenario are in the finding data; the
+    result summary carries the inferred value. Non-edge systems are PF016's.
+    Why: rules 4.1.1 (edge submitters may infer MultiStream from SingleStream and Offline from
+    SingleStream or a measured MultiStream result; "create copies of the directories");
+    official-checker.md section H. The official checker reads whatever log the folder holds (stricter
+    than official).
+    Failing example: `offline/performance/run_1/mlperf_log_detail.txt` edited after copying
+    `singlestream/`; an Offline result of bert-99 (edge: SingleStream, Offline) inferred from a
+    MultiStream run.
+    How to fix: recreate the inferred folders with `mlpc infer` (or preprocess_submission.py) from the
+    measured result.
+    Data used: `inferable`, `log_scenario_sources`, `models.*.required_scenarios`, `optional_scenarios`.
+    """
+    log = _log(ctx)
+    if log is None or log.scenario is None or log.scenario == ctx.scenario:
+        return
+    if ctx.scenario in rules.log_scenario_sources or [ctx.scenario, log.scenario] not in rules.inferable:
+        return
+    system_type = ctx.system.system_type or ""
+    if "edge" not in system_type:
+        return  # PF016
+    value = result_value(ctx, rules)
+    data = {"source_scenario": log.scenario, "inferred_value": value.value, "unit": value.unit,
+            "formula": value.formula, "rules_form_value": _rules_form(log, ctx.scenario, log.scenario)}
+    data = {k: v for k, v in data.items() if v is not None}
+    shown = f"{value.value:g} {value.unit or ''}".strip() if value.value is not None else "no value"
+    required, optional = allowed_scenarios(rules, ctx.mlperf_model, system_type)
+    if (required or optional) and log.scenario not in required + optional:
+        yield finding(_rel(ctx), f"{ctx.scenario} inferred from {log.scenario}, which is not a scenario of "
+                      f"{ctx.mlperf_model} on a {system_type} system (inferred value {shown})",
+                      expected=" or ".join(s for s in required + optional if [ctx.scenario, s] in rules.inferable)
+                      or "a measured result", actual=log.scenario,
+                      hint="infer only from a scenario the benchmark has", **data)
+    if not ctx.submission_root:
+        return
+    for source in _source_folders(ctx, rules, log.scenario)[:1]:
+        source_rel = f"{ctx.rel.rsplit('/', 1)[0]}/{source}"
+        diff = compare_folders(ctx.submission_root, source_rel, ctx.rel)
+        if diff.identical:
+            continue
+        parts = []
+        if diff.error:
+            parts.append(f"cannot compare: {diff.error}")
+        for label, names in (("differ", diff.differ), ("missing", diff.missing), ("extra", diff.extra)):
+            if names:
+                parts.append(f"{label}: {', '.join(names[:6])}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else ""))
+        yield finding(ctx.rel, f"inferred {ctx.scenario} folder is not a copy of its source folder {source} "
+                      f"(inferred value {shown})", expected=f"byte-identical copy of {source_rel}",
+                      actual="; ".join(parts), hint=f"copy {source}/ again (`mlpc infer`) instead of editing the copy",
+                      source_folder=source_rel, differ=len(diff.differ), missing=len(diff.missing),
+                      extra=len(diff.extra), **data)
+
+
 CHECKS = (
     result_invalid, loadgen_errors, performance_log_unreadable, performance_sample_count_low, wrong_seeds,
     early_stopping_not_met, target_latency_too_high, offline_samples_per_query_low, min_duration_too_short,
     min_query_count_not_met, equal_issue_not_used, token_latencies_not_enabled, token_latency_limit_exceeded,
     network_sut_name, scenario_mismatch, inferred_on_non_edge, result_value_missing, performance_test_mode,
+    early_stopping_mismatch, inferred_result_unsupported,
 )

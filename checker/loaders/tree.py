@@ -16,6 +16,10 @@ from checker.context import (
     AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue, PowerCtx,
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
+from checker.loaders.accuracy_log import (
+    TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, is_truncated_shape, parse_accuracy_json_entries,
+    sha256_file,
+)
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remember
 from checker.models.rules import RoundRules
@@ -156,6 +160,36 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
                           impl_json_error=impl_error, conf_texts=confs, power_files=power_files)
 
 
+def _log_facts(path: str, size: int, limit: int) -> dict:
+    """Hash / truncation facts of one accuracy log (official-checker.md F), in constant memory.
+
+    * ``log_truncation_marker``: the official separator follows the first 4096 characters;
+    * ``log_truncated_shape``: the file is exactly the official truncated form (CRLF variant too);
+    * ``log_full_sha256``: streaming sha256 of the whole file, when no marker shows it was truncated
+      (whatever its size: an untruncated multi-GB log is hashed in 1 MiB blocks);
+    * ``log_list_error``: for a log within the size limit that is not the truncated form, why it is
+      not a complete JSON list of LoadGen entries (``None`` when it is one).
+    """
+    facts: dict = {}
+    with open(path, "rb") as handle:
+        probe = handle.read(4 * VIEWABLE_CHARS + 64)  # the head is 4096 characters, at most 4 bytes each
+    text = probe.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+    marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
+    facts["log_truncation_marker"] = marker
+    facts["log_truncated_shape"] = marker and is_truncated_shape(path)
+    if not marker:
+        facts["log_full_sha256"] = sha256_file(path)
+    if size <= limit and not facts["log_truncated_shape"]:
+        try:
+            for _ in parse_accuracy_json_entries(path):
+                pass
+        except AccuracyLogError as exc:
+            facts["log_list_error"] = str(exc)[len(exc.path) + 2:] if str(exc).startswith(exc.path) else str(exc)
+        except RecursionError:
+            facts["log_list_error"] = "JSON nested too deeply"
+    return facts
+
+
 def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
     listing = box.listing(rel)
     acc_txt, acc_err = (None, None)
@@ -165,26 +199,30 @@ def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
     size = box.size(log_rel) if box.is_file(log_rel) else None
     head = tail = b""
     digest = None
+    facts: dict = {}
     if size is not None:
+        path = box.abs(log_rel)
         try:
-            with open(box.abs(log_rel), "rb") as handle:
+            with open(path, "rb") as handle:
                 head = handle.read(HEAD_TAIL + 16)
                 if size > HEAD_TAIL:
                     handle.seek(max(0, size - HEAD_TAIL - 16))
                     tail = handle.read()
                 else:
                     tail = head
-            if size <= rules.max_accuracy_log_bytes:
-                digest = hashlib.sha256(head if size <= len(head) else open(box.abs(log_rel), "rb").read()).hexdigest()
-        except OSError:
-            pass
+                if size <= rules.max_accuracy_log_bytes:
+                    handle.seek(0)
+                    digest = hashlib.sha256(handle.read(rules.max_accuracy_log_bytes + 1)).hexdigest()
+            facts = _log_facts(path, size, rules.max_accuracy_log_bytes)
+        except OSError as exc:
+            facts = {"log_read_error": f"cannot read file: {exc.strerror or exc}"}
     images = None
     if "images" in listing.dirs:
         images = box.listing(f"{rel}/images").files
     detail = parse_log(box, f"{rel}/mlperf_log_detail.txt")
     return AccuracyCtx(rel=rel, listing=listing, accuracy_txt=acc_txt, accuracy_txt_error=acc_err,
                        log_rel=log_rel if size is not None else None, log_size=size, log_head=head,
-                       log_tail=tail, log_sha256=digest, detail=detail, image_names=images)
+                       log_tail=tail, log_sha256=digest, detail=detail, image_names=images, **facts)
 
 
 def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
