@@ -23,18 +23,29 @@ def _fixture_codes():
     return sorted(d for d in os.listdir(FIXTURES) if not d.startswith("_"))
 
 
-def test_base_tree_is_clean():
-    report = check_tree(os.path.join(FIXTURES, "_base"), load_rules("v4.1"))
+def _bases():
+    return sorted(d for d in os.listdir(FIXTURES) if d == "_base" or d.startswith("_base_"))
+
+
+@pytest.mark.parametrize("base", _bases())
+def test_base_tree_is_clean(base):
+    report = check_tree(os.path.join(FIXTURES, base), load_rules(gen.fixture_round(base)))
     assert report.findings == []
-    assert all(r.valid for r in report.results)
+    assert report.results and all(r.valid for r in report.results)
 
 
 @pytest.mark.parametrize("code", _fixture_codes())
 def test_fixture_emits_its_code(code):
-    report = check_tree(os.path.join(FIXTURES, code), load_rules("v4.1"))
+    report = check_tree(os.path.join(FIXTURES, code), load_rules(gen.fixture_round(code)))
     codes = {f.code for f in report.findings}
     assert code in codes
     assert codes - {code} <= gen.CONSEQUENCES.get(code, set()), f"unexpected extra codes {codes - {code}}"
+
+
+def test_every_base_and_round_is_used():
+    assert set(_bases()) == {"_base"} | {f"_base_{name}" for name in gen.BASES}
+    assert {base for base, _ in gen.OTHER_MUTATIONS.values()} == set(gen.BASES)
+    assert not set(gen.MUTATIONS) & set(gen.OTHER_MUTATIONS)
 
 
 def test_every_code_has_a_fixture_or_a_stated_reason():
@@ -44,6 +55,23 @@ def test_every_code_has_a_fixture_or_a_stated_reason():
             have |= {d for d in os.listdir(root) if len(d) == 5}
     missing = [c.code for c in ALL_CHECKS if c.code not in have and c.code not in gen.ELSEWHERE]
     assert missing == [], f"checks without a failing fixture: {missing}"
+    assert sorted(set(gen.ELSEWHERE) & set(_fixture_codes())) == [], "a code with a fixture is still in ELSEWHERE"
+    vague = [code for code, reason in gen.ELSEWHERE.items() if "NO FIXTURE YET" in reason.upper()]
+    assert vague == [], f"ELSEWHERE must say why a code has no fixture here: {vague}"
+
+
+MAX_FIXTURE_BYTES = 100_000  # file content of one tree
+MAX_TOTAL_BYTES = 3_000_000  # file content of fixtures/checks/
+
+
+def test_fixtures_are_small():
+    total = 0
+    for name in os.listdir(FIXTURES):
+        size = sum(os.lstat(os.path.join(d, f)).st_size for d, _, files in os.walk(os.path.join(FIXTURES, name))
+                   for f in files)
+        assert size <= MAX_FIXTURE_BYTES, f"fixtures/checks/{name} holds {size} bytes"
+        total += size
+    assert total <= MAX_TOTAL_BYTES, f"fixtures/checks holds {total} bytes"
 
 
 @pytest.mark.parametrize("item", ALL_CHECKS, ids=lambda c: c.code)
