@@ -164,6 +164,10 @@ def _mount() -> None:
 
     app.command("report")(report.report)
 
+    from checker.commands import infer, truncate
+
+    app.command("truncate")(truncate.truncate)
+    app.command("infer")(infer.infer)
     calc.app.command("bandwidth")(bandwidth.bandwidth)
     app.add_typer(calc.app, name="calc", help="Recompute what the rules define: early stopping, rounding, "
                   "inferred results, Appendix B bandwidth.")

@@ -14,6 +14,7 @@ Rules every writer here follows (DESIGN.md, non-negotiables):
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -21,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from checker.diagnostics import MlpcError
+from checker.loaders.accuracy_log import VIEWABLE_CHARS, truncate_accuracy_log
 
 CHUNK = 1 << 20
 
@@ -275,3 +277,205 @@ def open_staging(source: str, dest: str) -> Staging:
     except OSError as exc:
         raise TreeWriteError(f"cannot write next to {dest}: {exc.strerror or exc}") from None
     return Staging(source=source, dest=dest, path=path)
+
+
+# ------------------------------------------------------------------------------------ truncation
+
+#: truncate_accuracy_log.py leaves a log alone when accuracy.txt already has a hash and the log is
+#: smaller than this (its MAX_ACCURACY_LOG_SIZE, the same in every round so far).
+ALREADY_TRUNCATED_BELOW = 10 * 1024
+_HASH_LINE = re.compile(rb"^hash=[\w\d]+\r?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class TruncateItem:
+    """One accuracy folder the official truncation walks, and what happens to it."""
+
+    accuracy_rel: str  # .../accuracy
+    action: str  # "truncate", "hash" (small log: unchanged, hash appended), "keep" (already done), "skip", "error"
+    log_size: int | None = None
+    detail: str = ""
+
+    @property
+    def log_rel(self) -> str:
+        return f"{self.accuracy_rel}/mlperf_log_accuracy.json"
+
+    @property
+    def txt_rel(self) -> str:
+        return f"{self.accuracy_rel}/accuracy.txt"
+
+
+def _is_truncation_folder(rel: str) -> bool:
+    """``results/<sys>/<model>/<scenario>/accuracy`` or ``compliance/<sys>/<model>/<scenario>/TEST01/accuracy``
+    (the folders truncate_accuracy_log.py processes), at any depth below the given source."""
+    parts = rel.split("/")
+    if parts[-1] != "accuracy":
+        return False
+    if len(parts) >= 5 and parts[-5] == "results":
+        return True
+    return len(parts) >= 6 and parts[-6] == "compliance" and parts[-2] == "TEST01"
+
+
+def _resolved_file(source: str, rel: str) -> tuple[str | None, str | None]:
+    """Absolute path of a regular file inside the source (links followed only inside it), or an error."""
+    path = os.path.join(source, rel)
+    if not os.path.lexists(path):
+        return None, None
+    real_source = os.path.realpath(source)
+    if not _inside(real_source, path):
+        return None, "a link that leaves the source tree"
+    if not os.path.isfile(path):
+        return None, "not a regular file"
+    return path, None
+
+
+def plan_truncation(source: str) -> list[TruncateItem]:
+    """What ``mlpc truncate`` does to each accuracy folder of ``source`` (reads only accuracy.txt)."""
+    source = os.path.abspath(source)
+    items = []
+    for entry in walk(source):
+        if entry.kind != "dir" or not _is_truncation_folder(entry.rel):
+            continue
+        log_path, log_error = _resolved_file(source, f"{entry.rel}/mlperf_log_accuracy.json")
+        if log_error:
+            items.append(TruncateItem(entry.rel, "error", None, f"mlperf_log_accuracy.json is {log_error}"))
+            continue
+        if log_path is None:
+            items.append(TruncateItem(entry.rel, "skip", None, "no mlperf_log_accuracy.json"))
+            continue
+        size = os.path.getsize(log_path)
+        txt_path, txt_error = _resolved_file(source, f"{entry.rel}/accuracy.txt")
+        if txt_error:
+            items.append(TruncateItem(entry.rel, "error", size, f"accuracy.txt is {txt_error}"))
+            continue
+        has_hash = False
+        if txt_path is not None:
+            if os.path.getsize(txt_path) > 64 * 1024 * 1024:
+                items.append(TruncateItem(entry.rel, "error", size, "accuracy.txt is larger than 64 MiB"))
+                continue
+            with open(txt_path, "rb") as handle:
+                has_hash = _HASH_LINE.search(handle.read()) is not None
+        if has_hash and size < ALREADY_TRUNCATED_BELOW:
+            items.append(TruncateItem(entry.rel, "keep", size, "already has hash= and a log under 10240 bytes"))
+        elif size < VIEWABLE_CHARS:
+            items.append(TruncateItem(entry.rel, "hash", size, "log under 4096 bytes: kept whole, hash appended"))
+        else:
+            items.append(TruncateItem(entry.rel, "truncate", size,
+                                      "hash= appended again (accuracy.txt had one)" if has_hash else ""))
+    return items
+
+
+@dataclass(frozen=True)
+class TruncateOutcome:
+    item: TruncateItem
+    digest: str | None = None
+    new_size: int | None = None
+    error: str | None = None
+
+
+def apply_truncation(staging: Staging, items: list[TruncateItem],
+                     progress: Callable[[int, int, TruncateOutcome], None] | None = None) -> list[TruncateOutcome]:
+    """Copy the source into ``staging`` with every planned log truncated and its hash appended to
+    accuracy.txt (official-checker.md F). Streaming: the full log is only hashed and its two ends read."""
+    work = [i for i in items if i.action in ("truncate", "hash")]
+    replaced = {i.log_rel for i in work} | {i.txt_rel for i in work}
+    staging.copy_tree(skip=lambda entry: entry.rel in replaced)
+    outcomes = []
+    for number, item in enumerate(work, start=1):
+        log_src = os.path.join(staging.source, item.log_rel)
+        log_dst = staging.abs(item.log_rel)
+        try:
+            os.makedirs(os.path.dirname(log_dst), exist_ok=True)
+            digest = truncate_accuracy_log(log_src, log_dst)
+            txt_src = os.path.join(staging.source, item.txt_rel)
+            original = b""
+            if os.path.isfile(txt_src):
+                with open(txt_src, "rb") as handle:
+                    original = handle.read()
+            staging.write_bytes(item.txt_rel, original + f"\nhash={digest}\n".encode("ascii"),
+                                like=txt_src if os.path.isfile(txt_src) else None)
+            shutil.copymode(log_src, log_dst)
+            staging.files += 1  # the log
+            outcome = TruncateOutcome(item, digest, os.path.getsize(log_dst))
+        except (OSError, ValueError) as exc:  # AccuracyLogError is a ValueError
+            outcome = TruncateOutcome(item, error=str(getattr(exc, "strerror", None) or exc))
+        outcomes.append(outcome)
+        if progress:
+            progress(number, len(work), outcome)
+    return outcomes
+
+
+# ------------------------------------------------------------------------------------ inference
+
+INFER_KINDS = ("results", "measurements", "compliance")
+
+
+@dataclass
+class SubmitterLayout:
+    """What ``mlpc infer`` needs to know about one submitter folder of the source (paths relative to it)."""
+
+    rel: str  # the submitter folder relative to the source ("" when the source is that folder)
+    division: str
+    system_types: dict[str, str | None] = field(default_factory=dict)  # system -> system_type (None: unreadable)
+    model_mapping: dict[str, str] | None = None
+    # kind -> system -> model -> scenario folder names
+    folders: dict[str, dict[str, dict[str, tuple[str, ...]]]] = field(default_factory=dict)
+
+
+def _subdirs(path: str, root_real: str | None = None) -> tuple[str, ...]:
+    """Sub-folders, links to folders inside the tree included (they exist for the planner; copying
+    never enters them). Links that leave the tree are ignored."""
+    try:
+        with os.scandir(path) as entries:
+            return tuple(sorted(e.name for e in entries if e.is_dir() and (
+                not e.is_symlink() or (root_real is not None and _inside(root_real, e.path)))))
+    except OSError:
+        return ()
+
+
+def _json_object(path: str) -> dict | None:
+    from checker.loaders.fs import parse_json_text
+
+    try:
+        if os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) > 4 * 1024 * 1024:
+            return None
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            value, error = parse_json_text(handle.read())
+    except OSError:
+        return None
+    return value if error is None and isinstance(value, dict) else None
+
+
+def describe_submitters(source: str, divisions: list[str]) -> list[SubmitterLayout]:
+    """The submitter folders of a submission root, a division folder or one submitter folder."""
+    source = os.path.abspath(source)
+    real = os.path.realpath(source)
+    found: list[tuple[str, str]] = []  # (rel, division)
+    if os.path.isdir(os.path.join(source, "results")):
+        found.append(("", os.path.basename(os.path.dirname(source))))
+    elif os.path.basename(source) in divisions:
+        found += [(sub, os.path.basename(source)) for sub in _subdirs(source)]
+    else:
+        for division in divisions:
+            found += [(f"{division}/{sub}", division) for sub in _subdirs(os.path.join(source, division))]
+    layouts = []
+    for rel, division in found:
+        base = os.path.join(source, rel) if rel else source
+        if not os.path.isdir(os.path.join(base, "results")):
+            continue
+        layout = SubmitterLayout(rel=rel, division=division)
+        mapping = _json_object(os.path.join(base, "model_mapping.json")) if division == "open" else None
+        if mapping and all(isinstance(v, str) for v in mapping.values()):
+            layout.model_mapping = mapping
+        for kind in INFER_KINDS:
+            systems = {}
+            for system in _subdirs(os.path.join(base, kind), real):
+                systems[system] = {model: _subdirs(os.path.join(base, kind, system, model), real)
+                                   for model in _subdirs(os.path.join(base, kind, system), real)}
+            layout.folders[kind] = systems
+        for system in layout.folders["results"]:
+            data = _json_object(os.path.join(base, "systems", f"{system}.json"))
+            value = (data or {}).get("system_type")
+            layout.system_types[system] = value if isinstance(value, str) else None
+        layouts.append(layout)
+    return layouts
