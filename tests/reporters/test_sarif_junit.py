@@ -120,8 +120,10 @@ def test_junit_from_cli_and_control_characters(synthetic, tmp_path):
     odd = dataclasses.replace(synthetic.findings[0], message="bad \x00\x1b bytes")
     report = dataclasses.replace(synthetic, findings=[odd, *synthetic.findings[1:]])
     ET.fromstring(junit.render(report).encode("utf-8"))  # still well-formed XML
-    result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "checks", "AC001"), "-q", "--format", "junit"])
+    out = tmp_path / "junit.xml"
+    result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "checks", "AC001"), "-q", "--format", "junit",
+                                 "-o", str(out)])
     assert result.exit_code == 1
-    root, cases = _cases(result.output)
+    root, cases = _cases(out.read_text(encoding="utf-8"))
     assert any(c.find("failure") is not None and "AC001" in c.find("failure").get("message") for c in cases)
     assert all(f.severity != Severity.OFF for f in synthetic.findings)

@@ -98,9 +98,10 @@ def test_cli_waiver_turns_exit_1_into_0(tmp_path):
     assert runner.invoke(app, ["check", AC001, "-q"]).exit_code == 1
     path = _write(tmp_path, "- code: AC001\n  path: closed/Acme/results/*/gptj-99/Offline/*\n"
                             "  reason: accuracy rerun reviewed by the WG\n")
-    result = runner.invoke(app, ["check", AC001, "-q", "--waivers", path, "--format", "json"])
+    out = tmp_path / "report.json"
+    result = runner.invoke(app, ["check", AC001, "-q", "--waivers", path, "--format", "json", "-o", str(out)])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(out.read_text())
     assert data["counts"]["invalid"] == 0 and data["counts"]["errors"] == 0
     (finding,) = [f for f in data["findings"] if f["code"] == "AC001"]
     assert finding["waived"] == "accuracy rerun reviewed by the WG"
@@ -108,11 +109,12 @@ def test_cli_waiver_turns_exit_1_into_0(tmp_path):
 
 def test_cli_unused_waiver_is_a_warning(tmp_path):
     path = _write(tmp_path, '[{"code": "PF005", "path": "closed/*", "reason": "stale"}]', "w.json")
-    result = runner.invoke(app, ["check", AC001, "-q", "--waivers", path, "--format", "json"])
-    data = json.loads(result.output)
+    out = tmp_path / "report.json"
+    result = runner.invoke(app, ["check", AC001, "-q", "--waivers", path, "--format", "json", "-o", str(out)])
+    data = json.loads(out.read_text())
     (unused,) = [f for f in data["findings"] if f["code"] == "TL003"]
     assert unused["severity"] == "warning" and unused["location"]["path"] == "w.json"
-    assert str(tmp_path) not in result.output
+    assert str(tmp_path) not in out.read_text()
     assert runner.invoke(app, ["check", AC001, "-q", "--waivers", path, "--strict"]).exit_code == 1
 
 
