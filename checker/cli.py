@@ -45,6 +45,7 @@ def _fail(message: str) -> None:
 
 @app.command()
 def check(
+    ctx: typer.Context,
     path: str = typer.Argument(..., help="Submission root, division folder or submitter folder."),
     round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules to apply (v4.1, v5.0, ...). "
                                         "Detected from the logs' seeds and LoadGen version when omitted."),
@@ -57,6 +58,12 @@ def check(
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core "
                              "for trees with many submitters)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    git_ref: Optional[str] = typer.Option(None, "--git-ref", help="Check this commit (branch, tag, sha) of the git "
+                                          "repository holding PATH, without checking it out."),
+    use_cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse earlier checks of unchanged files "
+                                   "(keyed by content; see checker/cache.py)."),
+    cache_dir: Optional[str] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/mlpc or "
+                                            "$MLPC_CACHE_DIR); never inside the checked tree."),
     waivers: Optional[str] = typer.Option(None, "--waivers", help="YAML or JSON list of {code, path, reason}: "
                                           "matching findings are marked waived and no longer count."),
 ) -> None:
@@ -64,6 +71,7 @@ def check(
 
     Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
     """
+    from checker.commands.diff import open_source
     from checker.engine import check_tree
     from checker.loaders.detect import detect_round
     from checker.loaders.rules import load_rules
@@ -72,6 +80,11 @@ def check(
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
     try:
+        source = open_source(path, git_ref, use_cache, cache_dir, ctx.call_on_close)
+    except MlpcError as exc:
+        _fail(str(exc))
+    path = source.path
+    try:
         if round:
             rules, reason = load_rules(round), "selected with --round"
         else:
@@ -79,7 +92,9 @@ def check(
             rules = load_rules(name)
         parsed = read_waivers(waivers) if waivers else None
         report = _with_progress(lambda progress: check_tree(
-            path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress), quiet)
+            path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
+            cache=source.cache), quiet)
+        source.finish(report, quiet)
         if parsed is not None:
             report = waive(report, parsed[0], parsed[1], rules)
     except MlpcError as exc:
@@ -160,9 +175,10 @@ def explain(code: str = typer.Argument(..., help="A check code such as PF005."))
 
 def _mount() -> None:
     """Sub-command groups: each lives in checker/commands/<name>.py as a small typer app."""
-    from checker.commands import audit_run, audit_select, bandwidth, calc, report, schema
+    from checker.commands import audit_run, audit_select, bandwidth, calc, diff, report, schema
 
     app.command("report")(report.report)
+    app.command("diff")(diff.diff)
 
     from checker.commands import infer, truncate
 
