@@ -122,7 +122,7 @@ def result_rows(report: Report, columns: Sequence[str], official: bool = False) 
         }
         for name in ("number_of_nodes", "host_processor_model_name", "host_processors_per_node",
                      "host_processor_core_count", "accelerator_model_name", "accelerators_per_node",
-                     "framework", "operating_system", "total_accelerators", "design_power_watts"):
+                     "framework", "operating_system"):
             row.setdefault(name, _text(fields.get(name)))
         if not official:
             mine = by_result.get(r.id, [])
