@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from checker.checks import accuracy, bandwidth, compliance, measurements, performance, power, structure, system
+from checker.checks import accuracy, bandwidth, compliance, measurements, performance, plausibility, power, structure, system
 
 ALL_CHECKS = (
     structure.CHECKS
@@ -13,6 +13,7 @@ ALL_CHECKS = (
     + power.CHECKS
     + compliance.CHECKS
     + bandwidth.CHECKS
+    + plausibility.CHECKS
 )
 
 TOOL_CODES = {

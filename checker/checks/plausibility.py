@@ -1,0 +1,299 @@
+"""Plausibility checks (PL): is a closed result consistent with the known characteristics of its hardware?
+
+These are round-scope checks: they compare results with each other (peers, Server against Offline), so
+they run once over every result of the checked tree (:class:`~checker.context.RoundCtx`) after all
+submitters were checked. The engine's result summaries become audit :class:`Submission` rows
+(checker/audit/from_report.py) and go through the plausibility maths of
+checker/metrics/plausibility.py with the shipped tables (rules/hardware.yaml, rules/work_per_sample.yaml,
+thresholds included). Nothing here reads a file.
+
+What is assessed: every *valid* result of the *closed* division that has a value (an invalid result is
+already rejected and will not be published; its value is not used as a peer either). Peers come from
+the checked tree only; `mlpc audit nominate --reference PREV` adds a previous round as peers.
+
+Flags are "needs explanation", never "cheating" (docs/plausibility.md §2.6): the rules allow
+mathematically equivalent fast algorithms and sparsity, and spec tables and system JSONs contain errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from checker.audit.from_report import submissions_from_summaries
+from checker.checks.base import check, finding
+from checker.loaders.hardware import default_tables
+from checker.metrics.plausibility import Assessment, assess
+from checker.models.audit_inputs import Submission, normalise_text
+
+DETAIL_LOG = "performance/run_1/mlperf_log_detail.txt"
+
+
+@dataclass(frozen=True)
+class _Row:
+    result_id: str
+    submission: Submission
+    assessment: Assessment
+
+
+@dataclass(frozen=True)
+class _Round:
+    rows: tuple[_Row, ...]
+    thresholds: object
+    offline: dict  # (submission id, model key) -> (value, result id)
+
+    @property
+    def any_assessed(self) -> bool:
+        return any(r.assessment.status == "assessed" for r in self.rows)
+
+
+_CACHE: dict = {}
+
+
+def _round(ctx, rules) -> _Round:
+    """The assessment of every closed valid result, computed once per RoundCtx (the five PL checks
+    share it)."""
+    key = (id(ctx), getattr(rules, "round", None))
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is ctx:
+        return hit[1]
+    built = submissions_from_summaries(ctx.results, rules, valid_only=True, divisions=("closed",))
+    hardware, work = default_tables()
+    by_sub = {s.id: s for s in built.submissions}
+    offline = {}
+    for s in built.submissions:
+        for r in s.results:
+            if normalise_text(r.scenario) == "offline":
+                offline[(s.id, normalise_text(r.model))] = (r.value, r.units, built.result_ids.get((s.id, *r.key)))
+    rows = []
+    for a in assess(built.submissions, hardware, work):
+        sub = by_sub[a.submission_id]
+        rid = built.result_ids.get((sub.id, normalise_text(a.model), normalise_text(a.scenario)))
+        if rid is not None:
+            rows.append(_Row(rid, sub, a))
+    rows.sort(key=lambda r: r.result_id)
+    value = _Round(rows=tuple(rows), thresholds=work.thresholds, offline=offline)
+    _CACHE.clear()
+    _CACHE[key] = (ctx, value)
+    return value
+
+
+def _log(row: _Row) -> str:
+    return f"{row.result_id}/{DETAIL_LOG}"
+
+
+def _system_json(sub: Submission) -> str:
+    return f"{sub.division}/{sub.submitter}/systems/{sub.system_id}.json"
+
+
+def _what(a: Assessment) -> str:
+    return f"{a.model} {a.scenario} = {a.value:g} {a.units}"
+
+
+def _roofline_data(a: Assessment) -> dict:
+    r = a.roofline
+    data = dict(utilisation=round(r.utilisation, 6), bound=r.bound,
+                compute_utilisation=round(r.compute_utilisation, 6), accelerators=r.accelerators,
+                hardware=r.hardware_key, precision=r.precision, peak_tops_per_accelerator=r.peak_tops,
+                work_gflop_per_sample=round(r.work_gflop_per_sample, 6), value=a.value, units=a.units)
+    if r.bandwidth_utilisation is not None:
+        data["bandwidth_utilisation"] = round(r.bandwidth_utilisation, 6)
+    if r.output_tokens is not None:
+        data["output_tokens_per_sample"] = round(r.output_tokens, 4)
+    if r.samples_per_second is not None:
+        data["samples_per_second"] = round(r.samples_per_second, 6)
+    if r.latency_s is not None:
+        data["latency_s"] = r.latency_s
+    return data
+
+
+def _utilisation(ctx, rules, level: str):
+    state = _round(ctx, rules)
+    th = state.thresholds
+    for row in state.rows:
+        a = row.assessment
+        u = a.utilisation
+        if u is None:
+            continue
+        if level == "error" and not u > th.utilisation_error:
+            continue
+        if level == "warning" and not (th.utilisation_warning < u <= th.utilisation_error):
+            continue
+        limit = th.utilisation_error if level == "error" else th.utilisation_warning
+        sparse = " (even twice the dense peak, as 2:4 sparsity would give, is exceeded)" if u / 2 > 1 else ""
+        yield finding(
+            _log(row),
+            f"{_what(a)}: {a.roofline.line} is above {limit:g}{sparse}",
+            expected=f"U <= {limit:g}", actual=f"U = {u:.3f}",
+            hint=("explain how the throughput exceeds the dense peak (a fast algorithm or mathematically "
+                  "equivalent sparsity the rules allow), or correct the system description "
+                  "(accelerator_model_name, accelerators_per_node, number_of_nodes)") if level == "error" else
+                 ("no action needed if the result is genuine; reviewers may ask how it was achieved "
+                  "(v4.1 maximum: 0.552)"),
+            result_id=row.result_id, threshold=limit, **_roofline_data(a))
+
+
+@check("PL001", "utilisation-needs-explanation", "round", stricter=True)
+def utilisation_needs_explanation(ctx, rules):
+    """A closed result's throughput exceeds what its accelerators' dense peak can deliver.
+
+    What it checks: for every valid closed result, the compute-roofline utilisation
+    U = X / (n x P / F) — X the measured samples/s (a tokens/s result divided by the output tokens per
+    sample), n = accelerators_per_node x number_of_nodes (sockets for a CPU-only system), P the best
+    dense FP4/FP8/INT8 peak per accelerator, F the minimum work per sample the closed rules require;
+    for SingleStream / MultiStream U = (q x F / (n x P)) / latency, and for LLM latency results the
+    batch-1 decode memory bound when it binds. The finding fires when U is above
+    `thresholds.utilisation_error` (1.0). Its data carries every input.
+    Why: rules FAQ 9.6 ("the submission's performance is not consistent with the known or expected
+    characteristics of the hardware" makes an audit more likely) and rules 2.8 (nominations for audit
+    give "performance outside of expectations" as a reason). No v4.1 closed result exceeds 0.552
+    (docs/plausibility.md §0, §4.1). U above 1 needs an explanation; it is not proof of a violation
+    (fast convolution algorithms and equivalent sparsity are allowed, spec tables and system
+    descriptions can be wrong) — the round file grades it.
+    Failing example: ResNet50 Offline at 300,000 samples/s on one NVIDIA H200 (U = 300000 x 8.18 GFLOP /
+    1979 TOPS = 1.24).
+    How to fix: correct the accelerator name or count in the system description if it is wrong;
+    otherwise document how the result exceeds the dense peak for the reviewers.
+    Data used: rules/hardware.yaml (`peak_tops`, `match_all`, `match_none`), rules/work_per_sample.yaml
+    (`benchmarks`, `assumptions`, `thresholds.utilisation_error`), the round's `result_fields` and
+    models' `result_field` (tokens or samples).
+    Stricter than official: yes (the official checker has no plausibility check).
+    """
+    yield from _utilisation(ctx, rules, "error")
+
+
+@check("PL002", "utilisation-high", "round", stricter=True)
+def utilisation_high(ctx, rules):
+    """A closed result runs its accelerators closer to their dense peak than any published result has.
+
+    What it checks: the PL001 utilisation U is above `thresholds.utilisation_warning` (0.75) but not
+    above `thresholds.utilisation_error` (those get PL001).
+    Why: rules FAQ 9.6 and 2.8 as PL001. The highest U of the 802 v4.1 closed results is 0.552
+    (NVIDIA 1xH200-CTS Llama2-70B Offline); 0.75 leaves a 35 % margin (docs/plausibility.md §5).
+    Failing example: ResNet50 Offline at 200,000 samples/s on one NVIDIA H200 (U = 0.83).
+    How to fix: nothing if the result is genuine; be ready to explain it to the reviewers.
+    Data used: as PL001, with `thresholds.utilisation_warning`.
+    Stricter than official: yes (the official checker has no plausibility check).
+    """
+    yield from _utilisation(ctx, rules, "warning")
+
+
+@check("PL003", "peer-ratio-high", "round", stricter=True)
+def peer_ratio_high(ctx, rules):
+    """A closed result's per-accelerator throughput is far above the median of its same-SKU peers.
+
+    What it checks: for every valid closed throughput result (Offline, Server, Interactive), the
+    per-accelerator throughput divided by the median of the other results of the checked tree with the
+    same model (accuracy target included), scenario, unit, accelerator name and power mode ("maxq" in
+    the system name or not). The ratio needs at least `thresholds.peer_min_count` (3) peers; the finding
+    fires above `thresholds.peer_ratio_warning` (1.3).
+    Why: rules FAQ 9.6 and 2.8 as PL001. Same-SKU results cluster tightly: in v4.1 no result exceeds
+    1.20x the median of its peers (528 results in groups of 3 or more), while an inflation of 1.3x is
+    caught half of the time and 1.5x 94 % of the time (docs/plausibility.md §0.5, §4.5).
+    Failing example: four 4xL40S systems with ResNet50 Offline at 40,000 / 40,000 / 42,000 / 60,000
+    samples/s: the last is 1.5x the median of the other three.
+    How to fix: nothing if the result is genuine (a newer software release, a higher power limit);
+    explain it in the system notes. If the accelerator count is under-reported, correct it.
+    Data used: rules/work_per_sample.yaml (`thresholds.peer_ratio_warning`, `thresholds.peer_min_count`),
+    the system descriptions' accelerator fields.
+    Stricter than official: yes (the official checker has no plausibility check).
+    """
+    state = _round(ctx, rules)
+    th = state.thresholds
+    for row in state.rows:
+        a = row.assessment
+        if a.peer_ratio is None or not a.peer_ratio > th.peer_ratio_warning:
+            continue
+        median = a.per_accelerator / a.peer_ratio
+        yield finding(
+            _log(row),
+            f"per-accelerator throughput {a.per_accelerator:.6g} {a.units} is {a.peer_ratio:.2f}x the median "
+            f"{median:.6g} of {a.peer_count} peers (same model, scenario, accelerator "
+            f"{a.accelerator!r} and power mode) for {_what(a)}",
+            expected=f"ratio <= {th.peer_ratio_warning:g}", actual=f"ratio = {a.peer_ratio:.3f}",
+            hint="no action needed if the result is genuine; reviewers may ask what differs from the peers",
+            result_id=row.result_id, peer_ratio=round(a.peer_ratio, 6), peer_count=a.peer_count,
+            peer_median=round(median, 6), per_accelerator=round(a.per_accelerator, 6),
+            accelerators=row.submission.accelerator_count, accelerator=a.accelerator,
+            threshold=th.peer_ratio_warning, value=a.value, units=a.units)
+
+
+@check("PL004", "server-offline-ratio-high", "round", stricter=True)
+def server_offline_ratio_high(ctx, rules):
+    """A closed Server result is well above the Offline result of the same system and model.
+
+    What it checks: for every valid closed Server result with a valid Offline result of the same system
+    and model (same unit), Server / Offline is at most `thresholds.server_offline_warning` (1.10).
+    Why: rules FAQ 9.6 and 2.8 as PL001. A server with batching cannot sustain more than its
+    asymptotic (Offline) rate (Inoue's batch-service queue: stability needs lambda x alpha < 1); separately
+    tuned runs exceed it a little (30 of 380 v4.1 pairs exceed 1.0, the maximum is 1.052, none
+    exceeds 1.10; docs/plausibility.md §2.5, §4.4).
+    Failing example: ResNet50 Server 120,000 queries/s with Offline 100,000 samples/s (ratio 1.20).
+    How to fix: check that both runs used the same system and software; a Server run that truly beats
+    Offline usually means the Offline run was not tuned — rerun it.
+    Data used: rules/work_per_sample.yaml (`thresholds.server_offline_warning`).
+    Stricter than official: yes (the official checker has no plausibility check).
+    """
+    state = _round(ctx, rules)
+    th = state.thresholds
+    for row in state.rows:
+        a = row.assessment
+        so = a.server_offline_ratio
+        if so is None or not so > th.server_offline_warning:
+            continue
+        offline, units, offline_id = state.offline.get((row.submission.id, normalise_text(a.model)),
+                                                       (None, None, None))
+        yield finding(
+            _log(row),
+            f"Server / Offline = {so:.3f} > {th.server_offline_warning:g} for {a.model}: Server "
+            f"{a.value:g} {a.units} vs Offline {offline or 0:g} {units or a.units} ({offline_id or 'Offline'})",
+            expected=f"Server / Offline <= {th.server_offline_warning:g}", actual=f"{so:.3f}",
+            hint="check that the Server and Offline runs used the same system and software; tune the "
+                 "Offline run",
+            result_id=row.result_id, server_offline_ratio=round(so, 6), server=a.value, offline=offline,
+            offline_result=offline_id, units=a.units, threshold=th.server_offline_warning)
+
+
+@check("PL005", "no-assessment", "round")
+def no_assessment(ctx, rules):
+    """No plausibility bound could be computed for a closed result (unknown accelerator or benchmark).
+
+    What it checks: a valid closed result gets no roofline utilisation because its accelerator (or,
+    for a CPU-only system, its host CPU) has no sourced entry in rules/hardware.yaml, the name matches
+    two entries, the accelerator count is unknown, the benchmark has no minimum-work figure in
+    rules/work_per_sample.yaml (3D-UNet, Llama3.1, Whisper, ...), or its unit cannot be converted. The
+    bound is never guessed. Reported only when the checked tree has at least one assessed closed
+    result, i.e. as the gaps of a round's plausibility table.
+    Why: rules 2.8 ("Any systems with new accelerators are added to the list by the chairs if not
+    nominated"): an accelerator without figures is itself an audit-list item, and the reviewers should
+    know which results the plausibility table does not cover.
+    Failing example: a closed ResNet50 Offline result on a "Mystery X1" accelerator next to results on
+    an NVIDIA H200.
+    How to fix: nothing is wrong with the result. To cover the accelerator, add its dense peaks with a
+    source to rules/hardware.yaml (or the benchmark's work to rules/work_per_sample.yaml).
+    Data used: rules/hardware.yaml, rules/work_per_sample.yaml.
+    Stricter than official: no (informational).
+    """
+    state = _round(ctx, rules)
+    if not state.any_assessed:
+        return
+    for row in state.rows:
+        a = row.assessment
+        if a.status != "no-assessment":
+            continue
+        sub = row.submission
+        unknown_hw = any(f.name == "unknown-hardware" for f in a.flags) or "ambiguous hardware" in (a.reason or "")
+        if unknown_hw:
+            pointer = "/accelerator_model_name" if sub.has_accelerator else "/host_processor_model_name"
+            path, where = _system_json(sub), f" ({row.result_id})"
+        else:
+            pointer, path, where = None, _log(row), ""
+        yield finding(
+            path, f"no plausibility assessment for {_what(a)}{where}: {a.reason}",
+            expected="an accelerator and a benchmark with sourced figures", actual=a.reason,
+            hint="add a sourced entry to rules/hardware.yaml or rules/work_per_sample.yaml to cover it",
+            pointer=pointer, result_id=row.result_id, reason=a.reason, accelerator=a.accelerator,
+            model=a.model, scenario=a.scenario)
+
+
+CHECKS = (utilisation_needs_explanation, utilisation_high, peer_ratio_high, server_offline_ratio_high,
+          no_assessment)
