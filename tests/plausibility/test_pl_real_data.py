@@ -107,3 +107,10 @@ def test_v51_h200_and_unknown_hardware(v51):
     unknown = {dict(f.data)["accelerator"] for f in found if "unknown hardware" in f.message}
     assert unknown == {"NVIDIA RTX-2000E-Ada-16GB", "[MAXSUN] MS-Intel Arc Pro B60 Dual 48G Turbo"}
     assert all(f.result_id and f.result_id.startswith("closed/") for f in found)
+
+
+def test_parallel_checking_gives_the_same_round_findings(v51):
+    report, rules = v51
+    parallel = check_tree(real_tree("v5.1"), rules, jobs=2)
+    key = lambda r: sorted((f.code, f.result_id, f.message) for f in r.findings if f.code.startswith("PL"))  # noqa: E731
+    assert key(parallel) == key(report) and key(report)
