@@ -277,7 +277,7 @@ def _hash_lines(text: str) -> list[tuple[str, int]]:
 
 @check("AC010", "accuracy-hash-mismatch", "result", stricter=True)
 def accuracy_hash_mismatch(ctx, rules):
-    """The `hash=` of accuracy.txt is not the sha256 of the untruncated accuracy log next to it.
+    r"""The `hash=` of accuracy.txt is not the sha256 of the untruncated accuracy log next to it.
 
     What it checks: when `mlperf_log_accuracy.json` was never truncated (no `\n\n...\n\n` separator
     after its first 4096 characters: every log under 4096 bytes, and any complete log of any size),
@@ -310,7 +310,7 @@ def accuracy_hash_mismatch(ctx, rules):
 
 @check("AC011", "accuracy-log-shape-invalid", "result", stricter=True)
 def accuracy_log_shape_invalid(ctx, rules):
-    """The accuracy log is neither the complete JSON list LoadGen wrote nor the official truncated form.
+    r"""The accuracy log is neither the complete JSON list LoadGen wrote nor the official truncated form.
 
     What it checks: a `mlperf_log_accuracy.json` within the size limit (10240 bytes) is either the
     official truncated form (its first 4096 characters, `\n\n...\n\n`, its last 4096 characters:
