@@ -32,6 +32,8 @@ def _shown(found: str) -> str:
         rounded = format_sig(found)
     except ValueError:
         return found
+    if "e" in rounded:  # counts such as GEN_LEN (4097091) are not percentages: keep them as written
+        return found
     return rounded if rounded == found else f"{rounded} (written {found})"
 
 

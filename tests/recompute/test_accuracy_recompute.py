@@ -172,3 +172,13 @@ def test_unreadable_log_does_not_crash(tmp_path):
         assert "AC011" in _codes(check(root))
     finally:
         log.chmod(0o644)
+
+
+def test_large_counts_are_shown_as_written():
+    from checker.checks.accuracy import _shown
+
+    assert _shown("4097091") == "4097091"
+    assert _shown("98.9995") == "99.000 (written 98.9995)"
+    assert _shown("75.5") == "75.500 (written 75.5)"
+    assert _shown("76.076") == "76.076"
+    assert _shown("n/a") == "n/a"
