@@ -42,6 +42,7 @@ class InferStep:
     dst_rel: str
     source: str  # canonical scenario of the copied folder
     target: str  # canonical scenario the new folder stands for
+    model: str = ""  # the MLPerf model the folder belongs to
 
 
 def plan_inference(layouts, rules) -> tuple[list[InferStep], list[str]]:
@@ -91,7 +92,7 @@ def plan_inference(layouts, rules) -> tuple[list[InferStep], list[str]]:
                             continue
                         base = f"{prefix}{kind}/{system}/{model}"
                         steps.append(InferStep(kind, f"{base}/{present[source]}", f"{base}/{TARGET_NAMES[target]}",
-                                               source, target))
+                                               source, target, mapped))
     return steps, notes
 
 
@@ -104,7 +105,7 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _inferred_value(path: str, target: str, rules) -> str:
+def _inferred_value(path: str, target: str, model: str, rules) -> str:
     """The value the new results folder will report, from the copied detail log (official formulas)."""
     from checker.loaders.loadgen_log import LogReadError, parse_detail_log
     from checker.results import _inferred, unit_for
@@ -115,7 +116,7 @@ def _inferred_value(path: str, target: str, rules) -> str:
         return f"no value ({exc})"
     if log.scenario == target:
         return "measured (not inferred)"
-    value = _inferred(log, target, log.scenario or "?", unit_for(rules, "", target))
+    value = _inferred(log, target, log.scenario or "?", unit_for(rules, model, target))
     if value.value is None:
         return f"no value ({value.problem})"
     return f"{value.value:g} {value.unit or ''} ({value.formula})".replace("  ", " ")
@@ -173,7 +174,8 @@ def infer(
                 value = ""
                 if step.kind == "results":
                     value = ": " + _inferred_value(
-                        staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target, rules)
+                        staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target,
+                        step.model, rules)
                 err.print(f"[{number}/{len(steps)}] {step.dst_rel} <- {step.src_rel.rsplit('/', 1)[-1]} "
                           f"({files} files){value}", markup=False)
         staging.commit()
