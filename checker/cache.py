@@ -19,10 +19,13 @@ File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_n
 a file changed less than two seconds before a scan is hashed but not memoised (a second change in
 the same clock tick could otherwise go unseen).
 
-Storage: ``<cache dir>/v1/{units,results,digests}/<ab>/<key>``. Each file starts with a header line
-holding a sha256 of its body, verified on every load; a damaged, truncated or unreadable entry is a
-miss plus a warning (reported by the engine as ``TL004 cache-unusable``), never a wrong verdict.
-Writes go to a temporary file in the same folder followed by an atomic rename.
+Storage: ``<cache dir>/v2/{units,results,digests}/<ab>/<key>``. Each file is a header line holding
+a sha256 of its body, then the body: a pickle that is loaded with an allow-list of classes (findings,
+locations, severities, result summaries, decimals) and is only written after it was shown to load
+back as an equal value of exactly the same types. The checksum is verified on every load; a damaged,
+truncated or unreadable entry is a miss plus a warning (reported by the engine as ``TL004
+cache-unusable``), never a wrong verdict. Writes go to a temporary file in the same folder followed
+by an atomic rename.
 
 This module reads the input tree only to hash it (read-only) and writes only inside the cache
 directory, which must lie outside the tree being checked.
@@ -30,23 +33,23 @@ directory, which must lie outside the tree being checked.
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import hashlib
-import json
+import io
 import os
+import pickle
 import stat
+from stat import S_ISLNK, S_ISREG
 import tempfile
 import time
 from bisect import bisect_left
 from decimal import Decimal
-from enum import Enum
 from typing import Any
 
 from checker.diagnostics import Finding, Location, MlpcError, Severity
 from checker.report import ResultSummary
 
-FORMAT = 1
+FORMAT = 2
 MAGIC = b"mlpc-cache"
 RACY_NS = 2_000_000_000  # files changed this recently are hashed, not memoised
 MAX_SCAN_ENTRIES = 2_000_000  # a unit with more entries (or a link maze) is not cached
@@ -59,66 +62,29 @@ class Uncacheable(Exception):
 
 
 # --------------------------------------------------------------------------------------------------
-# exact, tagged JSON encoding of findings and result summaries
+# exact storage of findings and result summaries: pickle, loaded with an allow-list of classes
 
-_CLASSES = {"Finding": Finding, "Location": Location, "ResultSummary": ResultSummary}
-_ENUMS = {"Severity": Severity}
-
-
-def encode(value: Any) -> Any:
-    """A JSON-able form that :func:`decode` turns back into an equal value of the same types.
-
-    Types are dispatched exactly (a ``str`` enum is not a ``str``); anything unknown raises
-    :class:`Uncacheable` rather than being stored approximately.
-    """
-    kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
-        return value
-    if kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
-            return {"fl": repr(value)}
-        return value
-    if kind is tuple:
-        return {"t": [encode(v) for v in value]}
-    if kind is list:
-        return [encode(v) for v in value]
-    if kind is dict:
-        return {"m": [[encode(k), encode(v)] for k, v in value.items()]}
-    if kind is Decimal:
-        return {"d": str(value)}
-    if kind is bytes:
-        return {"b": base64.b64encode(value).decode("ascii")}
-    if isinstance(value, Enum) and _ENUMS.get(kind.__name__) is kind:
-        return {"e": [kind.__name__, value.value]}
-    if dataclasses.is_dataclass(value) and _CLASSES.get(kind.__name__) is kind:
-        return {"c": [kind.__name__, {f.name: encode(getattr(value, f.name))
-                                      for f in dataclasses.fields(value) if f.init}]}
-    raise Uncacheable(f"cannot store a value of type {kind.__name__}")
+_ALLOWED = {
+    ("checker.diagnostics", "Finding"): Finding,
+    ("checker.diagnostics", "Location"): Location,
+    ("checker.diagnostics", "Severity"): Severity,
+    ("checker.report", "ResultSummary"): ResultSummary,
+    ("decimal", "Decimal"): Decimal,
+}
 
 
-def decode(data: Any) -> Any:
-    if data is None or isinstance(data, (bool, int, float, str)):
-        return data
-    if isinstance(data, list):
-        return [decode(v) for v in data]
-    if not isinstance(data, dict) or len(data) != 1:
-        raise ValueError("malformed cache value")
-    (tag, body), = data.items()
-    if tag == "t":
-        return tuple(decode(v) for v in body)
-    if tag == "m":
-        return {decode(k): decode(v) for k, v in body}
-    if tag == "fl":
-        return float(body)
-    if tag == "d":
-        return Decimal(body)
-    if tag == "b":
-        return base64.b64decode(body.encode("ascii"), validate=True)
-    if tag == "e":
-        return _ENUMS[body[0]](body[1])
-    if tag == "c":
-        return _CLASSES[body[0]](**{k: decode(v) for k, v in body[1].items()})
-    raise ValueError(f"unknown cache tag {tag!r}")
+class _Unpickler(pickle.Unpickler):
+    """Builds only plain values and the classes above; any other global is refused."""
+
+    def find_class(self, module: str, name: str):
+        found = _ALLOWED.get((module, name))
+        if found is None:
+            raise pickle.UnpicklingError(f"{module}.{name} is not allowed in a cache entry")
+        return found
+
+
+def _loads(raw: bytes) -> Any:
+    return _Unpickler(io.BytesIO(raw)).load()
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -136,12 +102,17 @@ def _same(a: Any, b: Any) -> bool:
     return a == b
 
 
-def exact_encode(value: Any) -> Any:
-    """:func:`encode`, verified: the stored form must decode to the same value, or nothing is stored."""
-    data = encode(value)
-    if not _same(decode(json.loads(json.dumps(data))), value):
+def exact_dumps(value: Any) -> bytes:
+    """The stored form of ``value``; raises :class:`Uncacheable` unless it loads back (with the
+    allow-list) as an equal value of exactly the same types."""
+    try:
+        raw = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        back = _loads(raw)
+    except (pickle.PicklingError, pickle.UnpicklingError, TypeError, AttributeError, RecursionError) as exc:
+        raise Uncacheable(str(exc)) from None
+    if not _same(back, value):
         raise Uncacheable("value does not survive a round trip")
-    return data
+    return raw
 
 
 # --------------------------------------------------------------------------------------------------
@@ -259,8 +230,8 @@ class DigestMemo:
             return
         body = _unseal(raw)
         try:
-            data = json.loads(body) if body is not None else None
-        except ValueError:
+            data = _loads(body) if body is not None else None
+        except Exception:  # damaged: unpickling garbage can raise nearly anything
             data = None
         if not isinstance(data, dict):
             warn(path, "the digest memo is damaged (checksum mismatch or truncated); files are hashed again")
@@ -268,11 +239,12 @@ class DigestMemo:
         self.old = data
 
     def digest(self, rel: str, path: str, st: os.stat_result) -> str:
-        sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
         old = self.old.get(rel)
-        if old is not None and old[:5] == sig:
+        if old is not None and old[0] == st.st_size and old[1] == st.st_mtime_ns and old[2] == st.st_ctime_ns \
+                and old[3] == st.st_ino and old[4] == st.st_dev:
             self.new[rel] = old
             return old[5]
+        sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
         digest = hashlib.sha256()
         with open(path, "rb") as handle:
             while True:
@@ -289,7 +261,7 @@ class DigestMemo:
         if self.path is None or self.new == self.old:
             return
         try:
-            _atomic_write(self.path, _seal(json.dumps(self.new, separators=(",", ":")).encode()))
+            _atomic_write(self.path, _seal(pickle.dumps(self.new, protocol=pickle.HIGHEST_PROTOCOL)))
         except OSError as exc:
             warn(self.path, f"cannot write the digest memo ({exc.strerror or exc})")
 
@@ -327,6 +299,9 @@ class Scan:
         return [(p, self.entries[p]) for p in self._children.get(rel, ())]
 
 
+DIR = ("d",)
+
+
 def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
     """Walk ``root/rel_dir`` (links inside the tree are followed, others recorded) and digest files."""
     root = os.path.abspath(root)
@@ -337,22 +312,31 @@ def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
     stack: list[tuple[str, str, tuple[str, ...]]] = [(rel_dir, os.path.join(root, rel_dir), ())]
     if not os.path.isdir(stack[0][1]):
         return Scan({rel_dir: ("err", "not a folder")}, [rel_dir], False)
-    entries[rel_dir] = ("d",)
+    entries[rel_dir] = DIR
+    digest = memo.digest
     while stack:
         rel, path, chain = stack.pop()
         try:
             with os.scandir(path) as found:
                 items = list(found)
         except OSError as exc:
-            entries[rel] = ("err", exc.strerror or str(exc))
+            entries[rel] = ("err", exc.strerror or str(exc) or "error")
             complete = False
             continue
+        if len(entries) + len(items) > MAX_SCAN_ENTRIES:
+            return Scan(entries, sorted(entries), False)
+        prefix = rel + "/"
         for item in items:
-            child = f"{rel}/{item.name}"
-            if len(entries) > MAX_SCAN_ENTRIES:
-                return Scan(entries, sorted(entries), False)
+            child = prefix + item.name
             try:
-                if item.is_symlink():
+                if item.is_dir(follow_symlinks=False):
+                    entries[child] = DIR
+                    stack.append((child, item.path, chain))
+                    continue
+                st = item.stat(follow_symlinks=False)
+                if S_ISREG(st.st_mode):
+                    entries[child] = ("f", st.st_size, digest(child, item.path, st))
+                elif S_ISLNK(st.st_mode):
                     target = os.readlink(item.path)
                     real = os.path.realpath(item.path)
                     if not os.path.exists(item.path):
@@ -367,34 +351,33 @@ def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
                             entries[child] = ("l", target, "d")
                             stack.append((child, item.path, chain + (real,)))
                     elif os.path.isfile(item.path):
-                        st = os.stat(item.path)
-                        entries[child] = ("l", target, "f", st.st_size, memo.digest(child, item.path, st))
+                        target_st = os.stat(item.path)
+                        entries[child] = ("l", target, "f", target_st.st_size, digest(child, item.path, target_st))
                     else:
                         entries[child] = ("l", target, "other")
-                elif item.is_dir(follow_symlinks=False):
-                    entries[child] = ("d",)
-                    stack.append((child, item.path, chain))
-                elif item.is_file(follow_symlinks=False):
-                    st = item.stat(follow_symlinks=False)
-                    entries[child] = ("f", st.st_size, memo.digest(child, item.path, st))
                 else:
-                    st = item.stat(follow_symlinks=False)
                     entries[child] = ("other", stat.S_IFMT(st.st_mode))
             except OSError as exc:
-                entries[child] = ("err", exc.strerror or str(exc))
+                entries[child] = ("err", exc.strerror or str(exc) or "error")
                 complete = False
     return Scan(entries, sorted(entries), complete)
 
 
 def _digest(parts: list) -> str:
-    return hashlib.sha256(json.dumps(parts, separators=(",", ":"), ensure_ascii=False).encode(
-        "utf-8", errors="surrogatepass")).hexdigest()
+    """sha256 of a nest of lists, tuples, strings, numbers and None (``repr`` is exact and unambiguous
+    for these, and escapes any odd character of a file name)."""
+    return hashlib.sha256(repr(parts).encode("utf-8", errors="backslashreplace")).hexdigest()
 
 
 def unit_key(salt: str, division: str, submitter: str, found: Scan) -> str | None:
     if not found.complete:
         return None
-    return _digest(["unit", salt, division, submitter, [[p, found.entries[p]] for p in found.paths]])
+    # one record per entry, fields joined by NUL, records by two NULs: no path, link target or field
+    # holds a NUL or is empty, so the text is unambiguous (and much faster to build than a repr)
+    entries = found.entries
+    records = ["\0".join(("unit", salt, division, submitter))]
+    records += [p + "\0" + "\0".join(map(str, entries[p])) for p in found.paths]
+    return hashlib.sha256("\0\0".join(records).encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | None:
@@ -504,11 +487,13 @@ class ResultCache:
             return None
         body = _unseal(raw)
         try:
-            data = json.loads(body) if body is not None else None
-            if not isinstance(data, dict) or data.get("key") != key or data.get("kind") != kind:
+            if body is None:
+                raise ValueError("checksum mismatch")
+            data = _loads(body)
+            if not isinstance(data, tuple) or len(data) != 3 or data[:2] != (kind, key):
                 raise ValueError("wrong entry")
-            return decode(data["payload"])
-        except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+            return data[2]
+        except Exception:  # any damage: unpickling garbage can raise nearly anything
             self.warn(path, "cache entry is damaged (checksum mismatch, truncated or malformed); checked again")
             try:
                 os.unlink(path)
@@ -520,9 +505,8 @@ class ResultCache:
         if not self.usable or self._write_failed:
             return
         try:
-            body = json.dumps({"key": key, "kind": kind, "payload": exact_encode(payload)},
-                              separators=(",", ":"), allow_nan=False).encode("utf-8", errors="surrogatepass")
-        except (Uncacheable, ValueError, RecursionError):
+            body = exact_dumps((kind, key, payload))
+        except Uncacheable:
             return  # not stored: the next run checks it again
         path = self._path(kind, key)
         try:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from checker import cache as store
-from checker.cache import DigestMemo, ResultCache, Uncacheable, decode, encode, exact_encode
+from checker.cache import DigestMemo, ResultCache, Uncacheable, exact_dumps
 from checker.cli import app
 from checker.diagnostics import Finding, Location, Severity
 from checker.engine import check_tree
@@ -224,7 +224,7 @@ def test_digest_memo_remembers_settled_files_only(tmp_path):
 
 
 def test_damaged_memo_is_a_warning(tmp_path):
-    (tmp_path / "memo").write_bytes(b"mlpc-cache 1 0000\n{}")
+    (tmp_path / "memo").write_bytes(b"mlpc-cache %d 0000\n{}" % store.FORMAT)
     seen = []
     memo = DigestMemo(str(tmp_path / "memo"), lambda path, message: seen.append(message))
     assert memo.old == {} and seen and "damaged" in seen[0]
@@ -258,15 +258,14 @@ values = st.recursive(
     max_leaves=12)
 
 
-def _same(a, b):
-    return store._same(a, b)
+def _back(value):
+    return store._loads(exact_dumps(value))
 
 
 @settings(max_examples=150, deadline=None)
 @given(values)
 def test_values_round_trip_exactly(value):
-    data = json.loads(json.dumps(encode(value)))
-    assert _same(decode(data), value)
+    assert store._same(_back(value), value)
 
 
 @settings(max_examples=60, deadline=None)
@@ -276,8 +275,8 @@ def test_findings_round_trip_exactly(message, severity, line, datum, waived):
     finding = Finding(message=message, location=Location("a/b", line, None), expected="x", actual=None,
                       hint="h", code="PF001", severity=severity, result_id="a", waived=waived,
                       data=(("k", datum),))
-    back = decode(json.loads(json.dumps(exact_encode(finding))))
-    assert type(back.severity) is Severity and _same(back, finding)
+    back = _back([finding])[0]
+    assert type(back.severity) is Severity and store._same(back, finding)
 
 
 def test_summary_round_trips_exactly():
@@ -285,22 +284,39 @@ def test_summary_round_trips_exactly():
                             scenario="Offline", scenario_dir="Offline", valid=True, value=0.1 + 0.2, unit="Samples/s",
                             inferred=False, has_power=False, accuracy=(("acc", "76.1"),),
                             system_fields=(("n", 2), ("f", 1.5), ("b", True)))
-    back = decode(json.loads(json.dumps(exact_encode([summary]))))
+    back = _back([summary])
     assert back == [summary] and back[0].value == 0.1 + 0.2
 
 
-def test_unknown_types_are_not_stored(tmp_path):
+class Foreign:
+    pass
+
+
+def test_only_allowed_classes_are_stored_or_loaded(tmp_path):
     with pytest.raises(Uncacheable):
-        encode(object())
-    with pytest.raises(Uncacheable):
-        encode(Severity)  # a class, not a value
+        exact_dumps([Foreign()])
+    import pickle
+    with pytest.raises(pickle.UnpicklingError):
+        store._loads(pickle.dumps(os.getcwd))  # any global outside the allow-list is refused
     cache = ResultCache(str(tmp_path / "c"))
     assert cache.prepare("salt", str(tmp_path / "elsewhere"))
-    cache.store("results", "k" * 64, [object()])
+    cache.store("results", "k" * 64, [Foreign()])
     assert cache.load("results", "k" * 64) is None and not list(_entries(tmp_path / "c"))
     nan = Finding("m", Location("p"), data=(("v", math.nan), ("d", Decimal("1.10"))))
     cache.store("results", "n" * 64, [nan])
-    assert _same(cache.load("results", "n" * 64), [nan])
+    assert store._same(cache.load("results", "n" * 64), [nan])
+
+
+def test_a_well_sealed_entry_with_a_foreign_class_is_refused(tmp_path):
+    import pickle
+    cache = ResultCache(str(tmp_path / "c"))
+    assert cache.prepare("salt", str(tmp_path / "elsewhere"))
+    path = cache._path("results", "e" * 64)
+    os.makedirs(os.path.dirname(path))
+    with open(path, "wb") as handle:
+        handle.write(store._seal(pickle.dumps(("results", "e" * 64, [Foreign()]))))
+    assert cache.load("results", "e" * 64) is None
+    assert cache.warnings and "damaged" in cache.warnings[0][1] and not os.path.exists(path)
 
 
 # ---- the real tree and the CLI -----------------------------------------------------------------
@@ -321,6 +337,6 @@ def test_cli_cache_options(tree, tmp_path):
     second = runner.invoke(app, ["check", tree, "-f", "json", "--cache-dir", str(tmp_path / "c")])
     plain = runner.invoke(app, ["check", tree, "-f", "json", "--no-cache", "--cache-dir", str(tmp_path / "n")])
     assert first.exit_code == second.exit_code == plain.exit_code == 0, first.output
-    assert sum(len(files) for _, _, files in os.walk(tmp_path / "c" / "v1" / "results")) == 2
+    assert sum(len(files) for _, _, files in os.walk(tmp_path / "c" / f"v{store.FORMAT}" / "results")) == 2
     assert not os.path.exists(tmp_path / "n")
     assert first.output == second.output == plain.output and json.loads(first.output)["counts"]["results"] == 2
