@@ -19,7 +19,8 @@ File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_n
 a file changed less than two seconds before a scan is hashed but not memoised (a second change in
 the same clock tick could otherwise go unseen).
 
-Storage: ``<cache dir>/v2/{units,results,digests}/<ab>/<key>``. Each file is a header line holding
+Storage: ``<cache dir>/v2/entries/<salt>/{units,results}/<ab>/<key>`` and ``v2/digests/<ab>/<dir>``;
+only the four most recently used salts are kept, so old versions of the tool do not pile up. Each file is a header line holding
 a sha256 of its body, then the body: a pickle that is loaded with an allow-list of classes (findings,
 locations, severities, result summaries, decimals) and is only written after it was shown to load
 back as an equal value of exactly the same types. The checksum is verified on every load; a damaged,
@@ -38,6 +39,7 @@ import hashlib
 import io
 import os
 import pickle
+import shutil
 import stat
 from stat import S_ISLNK, S_ISREG
 import tempfile
@@ -55,6 +57,9 @@ RACY_NS = 2_000_000_000  # files changed this recently are hashed, not memoised
 MAX_SCAN_ENTRIES = 2_000_000  # a unit with more entries (or a link maze) is not cached
 MAX_LINK_DEPTH = 40
 CHUNK = 1024 * 1024
+SALT_CHARS = 16  # entries live under the first characters of their salt ...
+KEEP_SALTS = 4  # ... and only the most recently used salts are kept
+MEMO_DAYS = 30  # digest memos not written for this long are removed
 
 
 class Uncacheable(Exception):
@@ -87,31 +92,15 @@ def _loads(raw: bytes) -> Any:
     return _Unpickler(io.BytesIO(raw)).load()
 
 
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of exactly the same types (NaN equals NaN)."""
-    if type(a) is not type(b):
-        return False
-    if type(a) is float:
-        return a == b or (a != a and b != b)
-    if type(a) in (tuple, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if type(a) is dict:
-        return list(a) == list(b) and all(_same(k1, k2) and _same(a[k1], b[k2]) for k1, k2 in zip(a, b))
-    if dataclasses.is_dataclass(a):
-        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
-    return a == b
-
-
 def exact_dumps(value: Any) -> bytes:
-    """The stored form of ``value``; raises :class:`Uncacheable` unless it loads back (with the
-    allow-list) as an equal value of exactly the same types."""
+    """The stored form of ``value``; raises :class:`Uncacheable` unless it loads back with the
+    allow-list. (Pickle rebuilds the allowed types exactly: plain values, tuples and lists, enums,
+    decimals and frozen dataclasses by their fields; tests/cache holds it to that.)"""
     try:
         raw = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
-        back = _loads(raw)
+        _loads(raw)
     except (pickle.PicklingError, pickle.UnpicklingError, TypeError, AttributeError, RecursionError) as exc:
         raise Uncacheable(str(exc)) from None
-    if not _same(back, value):
-        raise Uncacheable("value does not survive a round trip")
     return raw
 
 
@@ -462,16 +451,42 @@ class ResultCache:
             os.close(probe_fd)
             os.unlink(probe)
             os.listdir(base)
+            mine = os.path.join(base, "entries", salt[:SALT_CHARS])
+            os.makedirs(mine, exist_ok=True)
+            os.utime(mine)  # the most recently used salts are kept
         except OSError as exc:
             self.warn(self.directory, f"cache directory cannot be used ({exc.strerror or exc}); "
                       "checked without the cache")
             self.usable = False
             return False
         self.usable = True
+        self._prune(os.path.join(base, "entries"), os.path.join(base, "digests"))
         return True
 
+    @staticmethod
+    def _prune(entries: str, digests: str) -> None:
+        """Keep the entries of the KEEP_SALTS most recently used salts (other mlpc versions, rules or
+        profiles) and digest memos used in the last MEMO_DAYS days; best effort."""
+        try:
+            salts = [os.path.join(entries, n) for n in os.listdir(entries)
+                     if len(n) == SALT_CHARS and all(c in "0123456789abcdef" for c in n)]
+            salts.sort(key=lambda p: os.stat(p).st_mtime_ns, reverse=True)
+        except OSError:
+            return
+        for old in salts[KEEP_SALTS:]:
+            shutil.rmtree(old, ignore_errors=True)
+        limit = time.time() - MEMO_DAYS * 86400
+        try:
+            for folder, _, files in os.walk(digests):
+                for name in files:
+                    path = os.path.join(folder, name)
+                    if os.stat(path).st_mtime < limit:
+                        os.unlink(path)
+        except OSError:
+            return
+
     def _path(self, kind: str, key: str) -> str:
-        return os.path.join(self.directory, f"v{FORMAT}", kind, key[:2], key)
+        return os.path.join(self.directory, f"v{FORMAT}", "entries", self.salt[:SALT_CHARS], kind, key[:2], key)
 
     def load(self, kind: str, key: str) -> Any | None:
         if not self.usable:

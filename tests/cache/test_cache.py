@@ -1,5 +1,6 @@
 """Incremental cache: hits and misses, exact round trips, damaged entries, unusable folders."""
 
+import dataclasses
 import json
 import math
 import os
@@ -192,6 +193,17 @@ def test_a_cache_folder_inside_the_tree_is_refused(tree):
     assert any(f.code == "TL004" and "inside the tree" in f.message for f in report.findings)
 
 
+def test_only_the_most_recent_salts_are_kept(tmp_path):
+    for number in range(store.KEEP_SALTS + 2):
+        cache = ResultCache(str(tmp_path / "c"))
+        assert cache.prepare(f"{number:016x}" + "0" * 48, str(tmp_path / "tree"))
+        cache.store("results", "a" * 64, [])
+        folder = os.path.dirname(os.path.dirname(os.path.dirname(cache._path("results", "a" * 64))))
+        os.utime(folder, (number * 1000, number * 1000))  # distinct ages, newest last
+    kept = sorted(os.listdir(tmp_path / "c" / f"v{store.FORMAT}" / "entries"))
+    assert kept == [f"{n:016x}" for n in range(2, store.KEEP_SALTS + 2)]
+
+
 def test_parallel_workers_share_the_cache(tree, tmp_path):
     second = os.path.join(tree, "closed", "Beta")
     shutil.copytree(os.path.join(tree, "closed", "Acme"), second, symlinks=True)
@@ -250,6 +262,21 @@ def test_warm_digest_memo_avoids_hashing(tree, tmp_path, monkeypatch):
 
 # ---- exact round trips -------------------------------------------------------------------------
 
+def _same(a, b) -> bool:
+    """Equal values of exactly the same types (NaN equals NaN)."""
+    if type(a) is not type(b):
+        return False
+    if type(a) is float:
+        return a == b or (a != a and b != b)
+    if type(a) in (tuple, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if type(a) is dict:
+        return list(a) == list(b) and all(_same(k1, k2) and _same(a[k1], b[k2]) for k1, k2 in zip(a, b))
+    if dataclasses.is_dataclass(a):
+        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    return a == b
+
+
 values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text()
     | st.decimals(allow_nan=False) | st.binary(max_size=8),
@@ -265,7 +292,7 @@ def _back(value):
 @settings(max_examples=150, deadline=None)
 @given(values)
 def test_values_round_trip_exactly(value):
-    assert store._same(_back(value), value)
+    assert _same(_back(value), value)
 
 
 @settings(max_examples=60, deadline=None)
@@ -276,7 +303,7 @@ def test_findings_round_trip_exactly(message, severity, line, datum, waived):
                       hint="h", code="PF001", severity=severity, result_id="a", waived=waived,
                       data=(("k", datum),))
     back = _back([finding])[0]
-    assert type(back.severity) is Severity and store._same(back, finding)
+    assert type(back.severity) is Severity and _same(back, finding)
 
 
 def test_summary_round_trips_exactly():
@@ -304,7 +331,7 @@ def test_only_allowed_classes_are_stored_or_loaded(tmp_path):
     assert cache.load("results", "k" * 64) is None and not list(_entries(tmp_path / "c"))
     nan = Finding("m", Location("p"), data=(("v", math.nan), ("d", Decimal("1.10"))))
     cache.store("results", "n" * 64, [nan])
-    assert store._same(cache.load("results", "n" * 64), [nan])
+    assert _same(cache.load("results", "n" * 64), [nan])
 
 
 def test_a_well_sealed_entry_with_a_foreign_class_is_refused(tmp_path):
@@ -323,12 +350,16 @@ def test_a_well_sealed_entry_with_a_foreign_class_is_refused(tmp_path):
 
 def test_real_v41_report_is_identical_with_and_without_cache(tmp_path):
     root = real_tree("v4.1")
-    plain = _json(_check(root))
+    plain_report = _check(root)
+    plain = _json(plain_report)
     cold = ResultCache(str(tmp_path / "c"))
     assert _json(_check(root, cold, jobs=2)) == plain
     warm = ResultCache(str(tmp_path / "c"))
-    assert _json(_check(root, warm)) == plain
+    warm_report = _check(root, warm)
+    assert _json(warm_report) == plain
     assert warm.stats.results_checked == 0 and warm.stats.results_reused == len(json.loads(plain)["results"])
+    # not only the JSON: the objects themselves, field by field and type by type
+    assert _same(warm_report.findings, plain_report.findings) and _same(warm_report.results, plain_report.results)
 
 
 def test_cli_cache_options(tree, tmp_path):
@@ -337,6 +368,6 @@ def test_cli_cache_options(tree, tmp_path):
     second = runner.invoke(app, ["check", tree, "-f", "json", "--cache-dir", str(tmp_path / "c")])
     plain = runner.invoke(app, ["check", tree, "-f", "json", "--no-cache", "--cache-dir", str(tmp_path / "n")])
     assert first.exit_code == second.exit_code == plain.exit_code == 0, first.output
-    assert sum(len(files) for _, _, files in os.walk(tmp_path / "c" / f"v{store.FORMAT}" / "results")) == 2
+    assert len([p for p in _entries(tmp_path / "c") if f"{os.sep}results{os.sep}" in p]) == 2
     assert not os.path.exists(tmp_path / "n")
     assert first.output == second.output == plain.output and json.loads(first.output)["counts"]["results"] == 2
