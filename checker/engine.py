@@ -159,16 +159,20 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
     from the cache, and in a changed one only the results whose files changed are checked again;
     the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
     and the submitter is checked without it."""
+    failure = None
     if cache is not None and cache.usable and checks is ALL_CHECKS:
         try:
             return _check_unit_cached(root, division, submitter, rules, profile, cache)
         except Exception as exc:  # never let the cache decide a verdict: check the plain way
-            cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter ({type(exc).__name__}: "
-                       f"{exc}); it was checked without the cache")
+            failure = exc
     try:
         tree = load_submitter(root, division, submitter, rules)
         findings = run_checks(tree, rules, profile, checks, scopes=SUBMITTER_SCOPES)
-        return findings, [summarise(r, rules, findings) for r in tree.results]
+        summaries = [summarise(r, rules, findings) for r in tree.results]
+        if failure is not None:  # the plain way worked, so the failure was the cache's own
+            cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter "
+                       f"({type(failure).__name__}: {failure}); it was checked without the cache")
+        return findings, summaries
     except Exception as exc:  # isolate a submitter whose files break the loader
         rel = f"{division}/{submitter}"
         return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",

@@ -193,6 +193,30 @@ def test_a_cache_folder_inside_the_tree_is_refused(tree):
     assert any(f.code == "TL004" and "inside the tree" in f.message for f in report.findings)
 
 
+def test_a_failing_cache_is_a_warning_and_a_plain_check(tree, tmp_path, monkeypatch):
+    plain = _check(tree)
+
+    def broken(*args):
+        raise OSError("simulated")
+
+    monkeypatch.setattr(store, "scan", broken)
+    report = _check(tree, ResultCache(str(tmp_path / "c")))
+    assert [f.code for f in report.findings if f.code == "TL004"] == ["TL004"]
+    assert report.results == plain.results
+    assert [f for f in report.findings if f.code != "TL004"] == plain.findings
+
+
+def test_a_loader_crash_is_tl001_not_a_cache_problem(tree, tmp_path, monkeypatch):
+    import checker.engine as engine
+
+    def crash(*args):
+        raise RuntimeError("loader bug")
+
+    monkeypatch.setattr(engine, "load_submitter", crash)
+    report = _check(tree, ResultCache(str(tmp_path / "c")))
+    assert [f.code for f in report.findings] == ["TL001"]
+
+
 def test_only_the_most_recent_salts_are_kept(tmp_path):
     for number in range(store.KEEP_SALTS + 2):
         cache = ResultCache(str(tmp_path / "c"))
