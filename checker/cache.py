@@ -1,6 +1,6 @@
 """Incremental checking: a content-keyed store of check outputs, so a re-check redoes only what changed.
 
-Two levels, both keyed by sha256 of file *contents* (never by timestamps alone):
+Three kinds of entries, all keyed by sha256 of file *contents* (never by timestamps alone):
 
 * **unit** (one ``<division>/<submitter>`` folder): the key covers every entry below the folder
   (names, kinds, sizes, content digests, link targets, whether a link leaves the tree). A hit returns
@@ -10,6 +10,8 @@ Two levels, both keyed by sha256 of file *contents* (never by timestamps alone):
   parents (power measurement files), its system description, and where its code folder resolves to.
   A hit returns the result's own (result-scope) findings; submitter, system and model checks and the
   result summaries are recomputed from the freshly loaded tree (they are cheap).
+* **round**: the findings of the round-scope checks (which compare results with each other), keyed
+  by every field of every result summary.
 
 Every key also holds a *salt*: the cache format, the mlpc version, a digest of the checker's source
 code, the round's data files (``rules/``, ``audits/``), the profile and the set of checks. Changing any
@@ -19,14 +21,14 @@ File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_n
 a file changed less than two seconds before a scan is hashed but not memoised (a second change in
 the same clock tick could otherwise go unseen).
 
-Storage: ``<cache dir>/v2/entries/<salt>/{units,results}/<ab>/<key>`` and ``v2/digests/<ab>/<dir>``;
-only the four most recently used salts are kept, so old versions of the tool do not pile up. Each file is a header line holding
-a sha256 of its body, then the body: a pickle that is loaded with an allow-list of classes (findings,
-locations, severities, result summaries, decimals) and is only written after it was shown to load
-back as an equal value of exactly the same types. The checksum is verified on every load; a damaged,
-truncated or unreadable entry is a miss plus a warning (reported by the engine as ``TL004
-cache-unusable``), never a wrong verdict. Writes go to a temporary file in the same folder followed
-by an atomic rename.
+Storage: ``<cache dir>/v2/entries/<salt>/{units,results,rounds}/<ab>/<key>`` and
+``v2/digests/<ab>/<folder>``; only the four most recently used salts are kept, so old versions of the
+tool do not pile up. Each file is a header line holding a sha256 of its body, then the body: a pickle
+that is loaded with an allow-list of classes (findings, locations, severities, result summaries,
+decimals) and is only written after it loads back with that allow-list. The checksum is verified on
+every load; a damaged, truncated or unreadable entry is a miss plus a warning (reported by the engine
+as ``TL004 cache-unusable``), never a wrong verdict. Writes go to a temporary file in the same folder
+followed by an atomic rename.
 
 This module reads the input tree only to hash it (read-only) and writes only inside the cache
 directory, which must lie outside the tree being checked.
@@ -386,6 +388,12 @@ def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | Non
     # the code folder is only tested for existence; the loader's answer is exact
     code = [result.code_rel, result.code_exists]
     return _digest(["result", salt, result.rel, result.mlperf_model, result.scenario, groups, code])
+
+
+def round_key(salt: str, summaries: tuple) -> str:
+    """Key of the round-scope checks: they read nothing but the result summaries (every field, in
+    ``repr``, which is exact for their strings, numbers and tuples)."""
+    return hashlib.sha256(repr(("round", salt, summaries)).encode("utf-8", errors="backslashreplace")).hexdigest()
 
 
 # --------------------------------------------------------------------------------------------------

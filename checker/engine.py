@@ -301,9 +301,20 @@ def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: st
     round_checks = tuple(c for c in checks if c.scope == "round")
     if round_checks:
         round_ctx = RoundCtx(root=root, results=tuple(sorted(summaries, key=lambda s: s.id)))
-        found: list[Finding] = []
-        for item in round_checks:
-            _run(item, round_ctx, rules, prof, found, scope_of=lambda f: f.result_id or "")
+        found: list[Finding] | None = None
+        round_key = None
+        if unit_cache is not None and checks is ALL_CHECKS:  # round checks are pure over the summaries
+            from checker.cache import round_key as make_round_key
+            round_key = make_round_key(unit_cache.salt, round_ctx.results)
+            hit = unit_cache.load("rounds", round_key)
+            if isinstance(hit, list) and all(isinstance(f, Finding) for f in hit):
+                found = hit
+        if found is None:
+            found = []
+            for item in round_checks:
+                _run(item, round_ctx, rules, prof, found, scope_of=lambda f: f.result_id or "")
+            if round_key is not None:
+                unit_cache.store("rounds", round_key, found)
         by_id = {s.id: s for s in summaries}
         for f in found:
             target = by_id.get(f.result_id or "")
