@@ -105,7 +105,7 @@ def _fail(message: str) -> None:
 def diff(
     first: str = typer.Argument(..., metavar="REPO|ROUND_A", help="A git repository, or the first tree."),
     second: str = typer.Argument(..., metavar="REF_A|ROUND_B", help="The earlier ref, or the second tree."),
-    third: Optional[str] = typer.Argument(None, metavar="[REF_B]", help="The later ref (git mode only)."),
+    third: Optional[str] = typer.Argument(None, metavar="REF_B", help="The later ref (git mode only)."),
     round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules for both sides "
                                         "(detected per side when omitted)."),
     fmt: DiffFormat = typer.Option(DiffFormat.text, "--format", "-f", help="Output format."),
