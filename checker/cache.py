@@ -5,9 +5,11 @@ Three kinds of entries, all keyed by sha256 of file *contents* (never by timesta
 * **unit** (one ``<division>/<submitter>`` folder): the key covers every entry below the folder
   (names, kinds, sizes, content digests, link targets, whether a link leaves the tree). A hit returns
   the unit's findings and result summaries as they were, without reading or parsing anything else.
-* **result** (used when the unit key missed): the key covers exactly what one result reads — its
-  results, measurements and compliance folders, the files directly in the measurement folders' three
-  parents (power measurement files), its system description, and where its code folder resolves to.
+* **result** (used when the unit key missed): the key covers what one result reads — the results
+  folder of its model (its own scenario folder and the ones next to it, since an inferred result is
+  compared with its source scenario), its measurements and compliance folders, the files directly in
+  the measurement folder's three parents (power measurement files), its system description, and
+  where its code folder resolves to. A change re-checks the results of one model, not one result.
   A hit returns the result's own (result-scope) findings; submitter, system and model checks and the
   result summaries are recomputed from the freshly loaded tree (they are cheap).
 * **round**: the findings of the round-scope checks (which compare results with each other), keyed
@@ -377,7 +379,10 @@ def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | Non
     sub_rel = f"{result.division}/{result.submitter}"
     tail = f"{result.system.system}/{result.model_dir}/{result.scenario_dir}"
     meas = f"{sub_rel}/measurements/{tail}"
-    groups = [found.below(result.rel), found.below(meas), found.below(f"{sub_rel}/compliance/{tail}")]
+    # the whole results folder of the model, not only the result's own: an inferred result is compared
+    # with its source scenario folder next to it (PF020), and the model's scenario list is read
+    model_rel = result.rel.rsplit("/", 1)[0]
+    groups = [found.below(model_rel), found.below(meas), found.below(f"{sub_rel}/compliance/{tail}")]
     probe = meas
     for _ in range(ancestor_depth):  # power measurement files may sit in a parent folder
         probe = os.path.dirname(probe)

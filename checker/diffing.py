@@ -22,7 +22,8 @@ def result_reads(result_id: str, path: str, ancestor_depth: int = 3) -> bool:
     A result reads its results, measurements and compliance folders, the files directly in the
     measurement folder's ``ancestor_depth`` parents (power measurement files), its system
     description and the pointer file ``code/<model>`` when the code folder is one. The code
-    folder's content is not read (only its existence, which shows as a changed outcome).
+    folder's content is not read (only its existence), and an inferred result's source scenario
+    folder is not counted here: a change in either shows when the result's outcome changes.
     """
     parts = result_id.split("/")
     if len(parts) != 6 or parts[2] != "results":

@@ -72,20 +72,48 @@ def test_warm_cache_reuses_everything_and_reports_the_same(tree, tmp_path):
 
 def test_changing_one_file_rechecks_exactly_that_result(tree, tmp_path):
     _check(tree, ResultCache(str(tmp_path / "c")))
-    _rewrite(os.path.join(tree, OFFLINE, "accuracy", "accuracy.txt"), "rouge1", "rougeQ")
+    readme = os.path.join(tree, "closed/Acme/measurements/edge_sys/gptj-99/Offline/README.md")
+    original = open(readme, encoding="utf-8").read()
+    os.remove(readme)
+    open(readme, "w").close()  # an empty README: MS002
     cache = ResultCache(str(tmp_path / "c"))
     report = _check(tree, cache)
     assert cache.stats.checked == [OFFLINE]
     assert cache.stats.results_reused == 1 and cache.stats.units_reused == 0
-    verdicts = {r.id: r.valid for r in report.results}
-    assert verdicts == {OFFLINE: False, SINGLE: True}
-    assert any(f.code == "AC003" and f.result_id == OFFLINE for f in report.findings)
+    # Offline fails; SingleStream was not re-checked, but the model checks were re-run and now miss a
+    # valid Offline run, which reaches SingleStream too (as in a check without cache)
+    assert {r.id: r.valid for r in report.results} == {OFFLINE: False, SINGLE: False}
+    assert any(f.code == "MS002" and f.result_id == OFFLINE for f in report.findings)
     assert _json(report) == _json(_check(tree))
-    # changing it back hits the entries stored for the first version
-    _rewrite(os.path.join(tree, OFFLINE, "accuracy", "accuracy.txt"), "rougeQ", "rouge1")
+    # writing it back hits the entries stored for the first version
+    with open(readme, "w", encoding="utf-8") as handle:
+        handle.write(original)
     back = ResultCache(str(tmp_path / "c"))
     assert all(r.valid for r in _check(tree, back).results)
     assert back.stats.results_checked == 0 and back.stats.units_reused == 1
+
+
+def test_a_changed_result_file_updates_the_verdict(tree, tmp_path):
+    _check(tree, ResultCache(str(tmp_path / "c")))
+    _rewrite(os.path.join(tree, OFFLINE, "accuracy", "accuracy.txt"), "rouge1", "rougeQ")
+    cache = ResultCache(str(tmp_path / "c"))
+    report = _check(tree, cache)
+    assert sorted(cache.stats.checked) == [OFFLINE, SINGLE]  # the model's results folder changed
+    assert {r.id: r.valid for r in report.results} == {OFFLINE: False, SINGLE: True}
+    assert any(f.code == "AC003" and f.result_id == OFFLINE for f in report.findings)
+    assert _json(report) == _json(_check(tree))
+
+
+def test_a_sibling_scenario_folder_is_part_of_the_key(tree, tmp_path):
+    """An inferred result is compared with its source scenario folder (PF020): a change in one scenario
+    folder re-checks every scenario of that model, and nothing of other models."""
+    _check(tree, ResultCache(str(tmp_path / "c")))
+    with open(os.path.join(tree, SINGLE, "performance/run_1/mlperf_log_summary.txt"), "a") as handle:
+        handle.write("edited\n")
+    cache = ResultCache(str(tmp_path / "c"))
+    report = _check(tree, cache)
+    assert sorted(cache.stats.checked) == [OFFLINE, SINGLE]
+    assert _json(report) == _json(_check(tree))
 
 
 def test_a_shared_file_rechecks_every_result_that_reads_it(tree, tmp_path):
@@ -115,7 +143,7 @@ def test_a_changed_link_target_is_seen(tree, tmp_path):
     _rewrite(target, "rouge1", "rougeQ")
     cache = ResultCache(str(tmp_path / "c"))
     report = _check(tree, cache)
-    assert cache.stats.checked == [OFFLINE]
+    assert sorted(cache.stats.checked) == [OFFLINE, SINGLE]  # the link lies in the model's results folder
     assert _json(report) == _json(_check(tree))
 
 

@@ -170,10 +170,11 @@ def test_diff_between_commits_lists_the_changed_result(history, tmp_path):
     assert change["id"] == OFFLINE and change["change"] == "changed"
     assert change["before"]["valid"] is True and change["after"]["valid"] is False
     assert change["paths"] == [f"{OFFLINE}/accuracy/accuracy.txt"]
-    # the second commit re-checked only that result: one new result entry, two submitter entries
+    # the second commit re-checked only the changed model's results (its results folder is part of
+    # every one of its results' keys): two new result entries, and one new submitter entry
     stored = {kind: sum(len(files) for folder, _, files in os.walk(tmp_path / "c")
                         if f"{os.sep}{kind}{os.sep}" in folder) for kind in ("results", "units")}
-    assert stored == {"results": 3, "units": 2}
+    assert stored == {"results": 4, "units": 2}
     text = runner.invoke(app, ["diff", path, first, second, "--no-cache"])
     assert text.exit_code == 0
     row = next(line for line in text.output.splitlines() if OFFLINE in line)
