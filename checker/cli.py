@@ -152,7 +152,7 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
         sev = [all_rules[r].severities.get(c.code, "error") for r in rounds]
         table.add_row(c.code, c.name, c.category, c.scope, *sev, c.summary + (" [stricter]" if c.stricter else ""))
     for code, (name, summary) in TOOL_CODES.items():
-        table.add_row(code, name, "tool", "-", *["error"] * len(rounds), summary)
+        table.add_row(code, name, "tool", "-", *[all_rules[r].severities.get(code, "error") for r in rounds], summary)
     Console(width=200).print(table)
 
 
