@@ -95,3 +95,36 @@ def test_result_checks_read_only_what_the_key_covers(path, monkeypatch):
             _run(item, result, rules, PROFILES["official"], [])
         outside += [(result.rel, rel) for rel in recorder.seen if not covered(rel, result, depth)]
     assert outside == [], f"result checks read files the cache key does not cover: {sorted(set(outside))[:10]}"
+
+
+@pytest.mark.parametrize("path", TREES, ids=[os.path.relpath(t, REPO) if t.startswith(REPO) else os.path.basename(t)
+                                             for t in TREES])
+def test_a_submitter_reads_only_its_folder(path, monkeypatch):
+    """The unit key covers one submitter folder: loading it and running every check of scopes
+    submitter to result must not read elsewhere in the tree (links are followed by the key itself),
+    and round-scope checks read nothing at all."""
+    from checker.engine import check_unit
+    from checker.loaders.tree import load_top
+
+    rules = _rules_for(path)
+    top, units = load_top(path, rules)
+    recorder = Recorder(top.root.root)
+    for name in ("stat", "lstat", "scandir", "listdir", "readlink", "open"):
+        monkeypatch.setattr(os, name, recorder.wrap(getattr(os, name)))
+    monkeypatch.setattr(builtins, "open", recorder.wrap(builtins.open))
+    monkeypatch.setattr(io, "open", recorder.wrap(io.open))
+    outside = []
+    for division, submitter in units:
+        recorder.seen = []
+        sub = f"{division}/{submitter}"
+        check_unit(top.root.root, division, submitter, rules, PROFILES["official"])
+        seen, recorder.seen = recorder.seen, []
+        # the key follows links inside the tree: what a link points to is covered too
+        real_root = os.path.realpath(top.root.root)
+        targets = {os.path.relpath(os.path.realpath(os.path.join(top.root.root, rel)), real_root)
+                   for rel in seen if os.path.islink(os.path.join(top.root.root, rel))}
+        allowed = [sub] + [t for t in targets if not t.startswith("..")]
+        outside += [rel for rel in seen
+                    if not any(rel == a or rel.startswith(a + "/") or a.startswith(rel + "/") for a in allowed)
+                    and rel != "."]
+    assert outside == [], f"a submitter's check read outside its folder: {sorted(set(outside))[:10]}"
