@@ -98,7 +98,7 @@ def main() -> int:
         for _ in range(args.repeat):
             start = time.perf_counter()
             proc = subprocess.run([sys.executable, "-m", "checker.cli_main", "check", work, "--round", args.round,
-                                   "--format", "json", "--jobs", str(args.jobs), "--quiet", "--output", os.devnull],
+                                   "--format", "json", "--jobs", str(args.jobs), "--no-cache", "--quiet", "--output", os.devnull],
                                   capture_output=True, text=True)
             times.append(time.perf_counter() - start)
             if proc.returncode not in (0, 1):

@@ -12,3 +12,15 @@ def real_tree(name: str) -> str:
     if not os.path.isdir(path):
         pytest.skip(f"real submission data not found at {path} (set MLPC_SHARED to the shared/ folder)")
     return path
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _private_cache_dir(tmp_path_factory):
+    """Tests never write to the user's ~/.cache/mlpc: the incremental cache goes to a temp folder."""
+    previous = os.environ.get("MLPC_CACHE_DIR")
+    os.environ["MLPC_CACHE_DIR"] = str(tmp_path_factory.mktemp("mlpc-cache"))
+    yield
+    if previous is None:
+        os.environ.pop("MLPC_CACHE_DIR", None)
+    else:
+        os.environ["MLPC_CACHE_DIR"] = previous

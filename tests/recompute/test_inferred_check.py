@@ -90,8 +90,6 @@ def test_link_leaving_the_tree_is_not_followed(tmp_path):
     assert "missing: accuracy/mlperf_log_summary.txt" in item.actual
 
 
-@pytest.mark.xfail(strict=False, reason="checker/cache.py result_key covers only the result's own folders; "
-                   "PF020 also reads the source scenario folder next to it (results/<system>/<model>/<source>)")
 def test_cache_sees_a_change_of_the_source_folder(tmp_path):
     from typer.testing import CliRunner
 
