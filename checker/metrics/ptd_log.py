@@ -211,7 +211,9 @@ def _time(text: str, offset: float) -> float | None | str:
     return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
 
 
-_KIND_RE = {kind: re.compile(f"(?<={kind}:).+") for kind in ("WARNING", "ERROR")}
+def _interesting(raw: str) -> bool:
+    return ("WARNING:" in raw or "ERROR:" in raw or "Go with mark" in raw or "Completed test" in raw
+            or "Uncertainty" in raw)
 
 
 @lru_cache(maxsize=4096)
@@ -225,11 +227,21 @@ def _day_epoch(day: str) -> float | None:
 def _epoch(stamp: str) -> float | None:
     """UTC epoch of `MM-DD-YYYY HH:MM:SS.fff` (shape already matched by PTD_STAMP_RE); None if invalid.
     The day part is cached: a PTD log has thousands of lines and only a few distinct days."""
-    day = _day_epoch(stamp[:10])
-    hour, minute, second = int(stamp[11:13]), int(stamp[14:16]), int(stamp[17:19])
-    if day is None or hour > 23 or minute > 59 or second > 61:
+    minute = _minute_epoch(stamp[:16])
+    second = int(stamp[17:19])
+    if minute is None or second > 61:
         return None
-    return day + hour * 3600 + minute * 60 + second + int(stamp[20:23]) / 1000
+    return minute + second + int(stamp[20:23]) / 1000
+
+
+@lru_cache(maxsize=8192)
+def _minute_epoch(prefix: str) -> float | None:
+    """Epoch of `MM-DD-YYYY HH:MM` (cached: a log has few distinct minutes); None if invalid."""
+    day = _day_epoch(prefix[:10])
+    hour, minute = int(prefix[11:13]), int(prefix[14:16])
+    if day is None or hour > 23 or minute > 59:
+        return None
+    return day + hour * 3600 + minute * 60
 
 
 def _message(text: str) -> str:
@@ -269,6 +281,9 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 is_bad = True
             else:
                 t = epoch + timezone_offset
+        if not is_bad and not _interesting(raw):
+            continue  # only bad stamps, marks, completed tests, the uncertainty line and events matter
+        if match:
             msg = raw[match.end():].strip()
         else:
             msg = raw.strip()
@@ -304,10 +319,10 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         if "WARNING:" not in line.text and "ERROR:" not in line.text:
             continue
         for kind in ("WARNING", "ERROR"):
-            found = _KIND_RE[kind].search(line.text)
-            if not found or not found.group(0):
+            at = line.text.find(kind + ":")
+            if at < 0 or at + len(kind) + 1 >= len(line.text):  # same as `(?<=KIND:).+` finding nothing
                 continue
-            message = found.group(0).strip()
+            message = line.text[at + len(kind) + 1:].strip()
             if line.time is None:
                 if official is None and crash is None:
                     crash = line
