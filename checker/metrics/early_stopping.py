@@ -50,6 +50,8 @@ give the same ``t`` there; the tests re-check shorter ranges.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import bisect
 import math
 from collections.abc import Sequence
@@ -166,6 +168,7 @@ class MinPassingQueriesFinder:
         return h
 
 
+@lru_cache(maxsize=65536)
 def min_passing_queries(
     overlatency: int,
     percentile: float,
