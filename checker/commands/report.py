@@ -229,16 +229,6 @@ def report(
 
 
 def _progress(run, quiet: bool):
-    err = _err()
-    if quiet or not err.is_terminal:
-        return run(None)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+    from checker.commands.progress import with_progress
 
-    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
-                  TimeElapsedColumn(), console=err, transient=True) as bar:
-        task = bar.add_task("", total=None)
-
-        def progress(done, total, unit):
-            bar.update(task, completed=done, total=total, description="/".join(unit))
-
-        return run(progress)
+    return with_progress(run, quiet, _err())
