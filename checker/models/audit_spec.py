@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import Field, field_validator
 
 SCENARIOS = ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")
 TEST_NAMES = ("TEST01", "TEST04", "TEST05", "TEST06")
