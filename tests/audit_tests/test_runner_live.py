@@ -36,8 +36,10 @@ EXPECTED_CODE = {
 }
 
 
-# TEST05's 5% threshold needs steadier runs than the 10% tests: longer runs dilute start-up jitter
-MIN_DURATION_MS = {"TEST05": 400}
+# TEST05's 5% threshold needs steadier runs than the 10% tests: longer runs dilute start-up jitter.
+# TEST04 compares two runs with a one-sided 10% bound: at 200 ms a reference run slowed by a busy
+# machine made the honest SUT fail once in CI-like conditions, so it gets the longer runs too.
+MIN_DURATION_MS = {"TEST05": 400, "TEST04": 400}
 
 
 def _run(args):
@@ -46,8 +48,8 @@ def _run(args):
     return run_audit(RunPlan(test, sut, model, scenario, rnd, min_duration_ms=duration, timeout_s=60), out)
 
 
-def _many(jobs):
-    with ThreadPoolExecutor(max_workers=2) as pool:
+def _many(jobs, workers=2):
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         return list(pool.map(_run, jobs))
 
 
@@ -55,7 +57,9 @@ def _many(jobs):
 def test_honest_sut_passes_repeatedly(test, tmp_path):
     model, scenario, rnd, honest, _ = CASES[test]
     jobs = [(test, honest, model, scenario, rnd, str(tmp_path / f"run{i}")) for i in range(HONEST_REPEATS)]
-    outcomes = _many(jobs)
+    # timing tests (TEST04/TEST05) run one at a time: two LoadGen runs sharing the 2 cores made the
+    # reference run stall often enough to look >10% slower than the test run
+    outcomes = _many(jobs, workers=1 if test in MIN_DURATION_MS else 2)
     failures = [o.findings for o in outcomes if not o.passed]
     assert not failures, failures[:2]
     assert all(os.path.isdir(tmp_path / f"run{i}" / "compliance" / test) for i in range(HONEST_REPEATS))
