@@ -46,7 +46,7 @@ class DetailLog:
     """
 
     path: str
-    raw: dict[str, tuple[str, int]] = field(default_factory=dict)  # key -> (json payload, line number)
+    raw: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # key -> (text, payload start, line)
     errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
     warnings: list[tuple[str, Any, int]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -61,16 +61,17 @@ class DetailLog:
         entry = self.raw.get(key)
         if entry is None:
             return default
+        text, start, number = entry
         try:
-            payload = entry[0]
-            at = payload.find(_VALUE_PREFIX, len(key) + len(_KEY_PREFIX))
-            if at == len(key) + len(_KEY_PREFIX) + 2:  # `{"key": "K", "value": ` — decode only the value
-                value = _DECODER.raw_decode(payload, at + len(_VALUE_PREFIX))[0]
+            expected = start + len(_KEY_PREFIX) + len(key) + 2
+            at = text.find(_VALUE_PREFIX, expected - 2)
+            if at == expected:  # `{"key": "K", "value": ` — decode only the value
+                value = _DECODER.raw_decode(text, at + len(_VALUE_PREFIX))[0]
             else:
-                decoded = json.loads(payload)
+                decoded = json.loads(text[start:])
                 value = decoded.get("value") if isinstance(decoded, dict) else None
         except (ValueError, RecursionError):
-            self.problems.append(LogProblem(entry[1], f"invalid JSON in the '{key}' entry"))
+            self.problems.append(LogProblem(number, f"invalid JSON in the '{key}' entry"))
             value = None
         self._cache[key] = value
         return value
@@ -142,18 +143,20 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
             _slow_line(log, stripped[len(MARKER):].strip(), number)
             continue
         markers += 1
-        payload = line[len(MARKER) + 1:].rstrip()
-        end = payload.find('"', len(_KEY_PREFIX))
-        key = payload[len(_KEY_PREFIX):end] if end > 0 else ""
-        tail = payload[-300:]
-        if (not key or "\\" in key or not payload.endswith("}")
+        start = len(MARKER) + 1
+        end = line.find('"', start + len(_KEY_PREFIX))
+        key = line[start + len(_KEY_PREFIX):end] if end > 0 else ""
+        if not line.endswith("}"):
+            line = line.rstrip()
+        tail = line[-300:]
+        if (not key or "\\" in key or not line.endswith("}")
                 or '"is_error": true' in tail or '"is_warning": true' in tail):
-            _slow_line(log, payload, number)
+            _slow_line(log, line[start:], number)
             continue
         if key in log.raw:
             log.duplicates.append(key)
         else:
-            log.raw[key] = (payload, number)
+            log.raw[key] = (line, start, number)
     log.lines_total = number - (1 if text.endswith("\n") else 0) if text else 0
     if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
@@ -174,7 +177,7 @@ def _slow_line(log: DetailLog, payload: str, number: int) -> None:
     if key in log.raw:
         log.duplicates.append(key)
         return
-    log.raw[key] = (payload, number)
+    log.raw[key] = (payload, 0, number)
     log._cache[key] = entry.get("value")
 
 
