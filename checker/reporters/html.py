@@ -90,6 +90,8 @@ th[data-dir="desc"]::after { content: " \25BC"; font-size: 10px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 code, .id { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12px; overflow-wrap: anywhere; }
 #results td:first-child { min-width: 24em; }
+#results td:nth-child(10), #results td:nth-child(11) { min-width: 20em; }
+#results td:last-child { min-width: 16em; }
 .scroll { overflow-x: auto; }
 .valid { color: var(--ok); font-weight: bold; }
 .invalid { color: var(--bad); font-weight: bold; }
