@@ -120,9 +120,6 @@ class AccuracyCtx:
     accuracy_txt_error: str | None = None
     log_rel: str | None = None
     log_size: int | None = None
-    log_head: bytes = b""
-    log_tail: bytes = b""
-    log_sha256: str | None = None  # computed only when the log is small enough to be untruncated
     # Facts for the hash / truncation contract (official-checker.md F), filled by loaders/tree.py:
     log_truncation_marker: bool = False  # the official "\n\n...\n\n" separator follows the 4096-character head
     log_truncated_shape: bool = False  # exactly the official truncated form (8199 chars; CRLF variant accepted)

@@ -7,7 +7,6 @@ malformed file into an error string on the context instead of raising.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -25,7 +24,6 @@ from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remembe
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
-HEAD_TAIL = 4096
 
 
 @dataclass
@@ -197,23 +195,10 @@ def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
         acc_txt, acc_err = box.read_text(f"{rel}/accuracy.txt", limit=8 * 1024 * 1024)
     log_rel = f"{rel}/mlperf_log_accuracy.json"
     size = box.size(log_rel) if box.is_file(log_rel) else None
-    head = tail = b""
-    digest = None
     facts: dict = {}
     if size is not None:
-        path = box.abs(log_rel)
         try:
-            with open(path, "rb") as handle:
-                head = handle.read(HEAD_TAIL + 16)
-                if size > HEAD_TAIL:
-                    handle.seek(max(0, size - HEAD_TAIL - 16))
-                    tail = handle.read()
-                else:
-                    tail = head
-                if size <= rules.max_accuracy_log_bytes:
-                    handle.seek(0)
-                    digest = hashlib.sha256(handle.read(rules.max_accuracy_log_bytes + 1)).hexdigest()
-            facts = _log_facts(path, size, rules.max_accuracy_log_bytes)
+            facts = _log_facts(box.abs(log_rel), size, rules.max_accuracy_log_bytes)
         except OSError as exc:
             facts = {"log_read_error": f"cannot read file: {exc.strerror or exc}"}
     images = None
@@ -221,8 +206,8 @@ def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
         images = box.listing(f"{rel}/images").files
     detail = parse_log(box, f"{rel}/mlperf_log_detail.txt")
     return AccuracyCtx(rel=rel, listing=listing, accuracy_txt=acc_txt, accuracy_txt_error=acc_err,
-                       log_rel=log_rel if size is not None else None, log_size=size, log_head=head,
-                       log_tail=tail, log_sha256=digest, detail=detail, image_names=images, **facts)
+                       log_rel=log_rel if size is not None else None, log_size=size, detail=detail,
+                       image_names=images, **facts)
 
 
 def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
