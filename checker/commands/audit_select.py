@@ -23,19 +23,8 @@ from typing import Optional
 
 import typer
 
-from checker.audit.eligibility import eligible as compute_eligible
-from checker.audit.nomination import nominations, render_text
-from checker.audit.selection import (
-    DrawLog,
-    ReplayMismatch,
-    SelectionError,
-    candidates_from_rows,
-    draw,
-    replay,
-)
-from checker.audit.tree_adapter import check_round, is_json_file, submissions_from_json
-from checker.loaders.hardware import default_tables
-from checker.metrics.plausibility import assess
+# The audit libraries (pydantic models, hardware tables) are imported inside the commands: `mlpc check`
+# and `mlpc --help` do not pay for them.
 
 app = typer.Typer(help="Random audit selection and performance plausibility (rules §2.8, §9.6).",
                   no_args_is_help=True)
@@ -54,6 +43,8 @@ def _fail(msg: str) -> None:
 
 
 def _load(src: Path, what: str, round_name: str | None = None, jobs: int = 0) -> list:
+    from checker.audit.tree_adapter import check_round, is_json_file, submissions_from_json
+
     if not src.exists():
         _fail(f"{what} {src} does not exist")
     if is_json_file(src):
@@ -74,6 +65,8 @@ def _previous(previous: Optional[Path], audited: list[str], round_name: Optional
         if audited:
             _fail("--audited needs --previous (the previous round's tree)")
         return []
+    from checker.audit.tree_adapter import is_json_file
+
     subs = _load(previous, "previous round", round_name, jobs)
     if is_json_file(previous):
         if audited:
@@ -96,6 +89,8 @@ def _rows(root: Path, previous: Optional[Path], audited: list[str], earlier: lis
     cur = _load(root, "round", round_name, jobs)
     prev = _previous(previous, audited, previous_round, jobs)
     old = [s for p in earlier for s in _load(p, "earlier audits", None, jobs)]
+    from checker.audit.eligibility import eligible as compute_eligible
+
     try:
         return compute_eligible(cur, prev, old, apply_guidance=not no_guidance)
     except ValueError as exc:
@@ -154,6 +149,8 @@ def select_cmd(
     log: Optional[Path] = typer.Option(None, "--log", help="write the replay log (JSON) here"),
 ) -> None:
     """Draw the random audit: a submitter uniformly, then one of its eligible submissions."""
+    from checker.audit.selection import SelectionError, candidates_from_rows, draw
+
     rows = _rows(root, previous, audited, earlier, no_guidance, round_name, previous_round, jobs)
     seed_value: int | str = int(seed) if seed.isascii() and seed.isdigit() else seed
     try:
@@ -175,6 +172,8 @@ def select_cmd(
 @app.command("replay")
 def replay_cmd(log: Path = typer.Argument(..., help="replay log written by 'select --log'")) -> None:
     """Re-run a recorded draw from its seed and candidate lists and verify it."""
+    from checker.audit.selection import DrawLog, ReplayMismatch, replay
+
     try:
         data = json.loads(log.read_text(encoding="utf-8"))
         res = replay(DrawLog.model_validate(data) if isinstance(data, dict) else data)
@@ -199,6 +198,10 @@ def nominate_cmd(
 ) -> None:
     """Nomination table: one row per submission (ID, submitter, system, results per scenario, plausibility
     figures, reason), ranked by audit priority."""
+    from checker.audit.nomination import nominations, render_text
+    from checker.loaders.hardware import default_tables
+    from checker.metrics.plausibility import assess
+
     subs = [s for s in _load(root, "round", round_name, jobs)
             if not closed_only or s.division.strip().casefold() == "closed"]
     ref = _load(reference, "reference round", reference_round, jobs) if reference else []

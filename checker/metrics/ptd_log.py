@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, NamedTuple
 
 from checker.metrics.power import fast_stamp
 
@@ -163,15 +163,15 @@ def phase_starts(data: dict, mode: str) -> list[float] | None:
 # --- ptd_logs.txt ----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PtdLine:
+class PtdLine(NamedTuple):
+    """One line of the PTD log (a tuple: thousands are made per log)."""
+
     line: int  # 1-based
     text: str
     time: float | None  # epoch seconds, PTD stamp read as UTC plus the session timezone (as official)
 
 
-@dataclass(frozen=True)
-class PtdEvent:
+class PtdEvent(NamedTuple):
     """One WARNING:/ERROR: line and how the Power WG checker grades it.
 
     grade: "error-outside-ranging", "uncertainty-error", "warning" (load-window warning, uncommon
@@ -249,6 +249,49 @@ def _message(text: str) -> str:
     return text[match.end():].strip() if match else text.strip()
 
 
+#: Line breaks other than "\n" that ``str.splitlines`` also splits on ("\r\n" is handled apart).
+_OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+_MINUTE_SHAPE_RE = re.compile(r"\d\d-\d\d-\d\d\d\d \d\d:\d\d")
+
+
+def _stamps_all_valid(lines: list[str]) -> bool:
+    """True when no line has a timestamp of the right shape but an impossible value (month 13, second
+    75...). Checked on the distinct minute prefixes and second fields, which a log has few of; a
+    False may be a false alarm, which only costs the slow line-by-line walk."""
+    for prefix in {line[:16] for line in lines}:
+        if _MINUTE_SHAPE_RE.fullmatch(prefix) and _minute_epoch(prefix) is None:
+            return False
+    for second in {line[16:19] for line in lines}:
+        if len(second) == 3 and second[0] == ":" and second[1:].isdigit() and int(second[1:]) > 61:
+            return False
+    return True
+
+
+def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str]], list[int]]:
+    """(number of lines, the (1-based number, text) of every line the walk must look at, the lines
+    with non-UTF-8 bytes). Lines as ``str.splitlines`` cuts them.
+
+    A PTD log has thousands of lines, most of them plain readings the walk skips. When every
+    timestamp in the file is valid and lines end in "\n" or "\r\n" only (every published log),
+    only the lines with a keyword the walk reacts to are kept; otherwise every line is."""
+    if not text:
+        return 0, [], []
+    if text.count("\r") == text.count("\r\n") and not any(c in text for c in _OTHER_BREAKS):
+        lines = text.split("\n")
+        if text.endswith("\n"):
+            lines.pop()
+        if _stamps_all_valid(lines):
+            if "\r" in text:
+                lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+            keep = [(n, line) for n, line in enumerate(lines, 1)
+                    if "WARNING:" in line or "ERROR:" in line or "Go with mark" in line or "Completed test" in line
+                    or "Uncertainty" in line]
+            undecodable = [n for n, line in enumerate(lines, 1) if "\ufffd" in line] if "\ufffd" in text else []
+            return len(lines), keep, undecodable
+    lines = text.splitlines()
+    return len(lines), list(enumerate(lines, 1)), [n for n, line in enumerate(lines, 1) if "\ufffd" in line]
+
+
 def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begin: float | None,
                  load_end: float | None, tolerance: float, common_ranging_errors: list[str],
                  testing_errors_as_warnings: list[str], uncertainty_error_re: str) -> PtdScan:
@@ -257,9 +300,8 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     ``load_begin``/``load_end`` are the run_1 `power_begin`/`power_end` as UTC epochs. ``tolerance`` is
     the checker's TIME_DELTA_TOLERANCE *number* (milliseconds), which it adds to epoch seconds when it
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
-    lines = text.splitlines()
+    lines_total, candidates, undecodable = _candidate_lines(text)
     bad: list[PtdLine] = []
-    undecodable: list[int] = []
     parsed: list[PtdLine] = []  # only the lines with WARNING:/ERROR: (the events loop reads no other)
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
@@ -269,9 +311,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     seen_testing = False  # testing window (not used by the official check; for the stricter checks)
     uncertainty: PtdLine | None = None
     search_stamp = PTD_STAMP_RE.search
-    for number, raw in enumerate(lines, 1):
-        if "\ufffd" in raw:
-            undecodable.append(number)
+    for number, raw in candidates:
         match = search_stamp(raw)
         t: float | None = None
         is_bad = False
@@ -313,46 +353,54 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
             parsed.append(line or PtdLine(number, text300, t))
 
     uncertainty_re = re.compile(uncertainty_error_re)
+    accepted = set(testing_errors_as_warnings)
+    common_prefixes = tuple(common_ranging_errors)
+    common: dict[str, bool] = {}  # ERROR message -> starts with a common ranging error
+    uncertain: dict[str, bool] = {}  # WARNING message -> matches the uncertainty pattern
+    trimmed = (load_begin + tolerance, load_end - tolerance) if load_begin is not None and load_end is not None \
+        else None
     events: list[PtdEvent] = []
     official: PtdEvent | None = None
     for line in parsed:
-        if "WARNING:" not in line.text and "ERROR:" not in line.text:
-            continue
-        for kind in ("WARNING", "ERROR"):
-            at = line.text.find(kind + ":")
-            if at < 0 or at + len(kind) + 1 >= len(line.text):  # same as `(?<=KIND:).+` finding nothing
+        text = line.text
+        for kind, key in (("WARNING", "WARNING:"), ("ERROR", "ERROR:")):
+            at = text.find(key)
+            if at < 0 or at + len(key) >= len(text):  # same as `(?<=KIND:).+` finding nothing
                 continue
-            message = line.text[at + len(kind) + 1:].strip()
-            if line.time is None:
+            message = text[at + len(key):].strip()
+            t = line.time
+            if t is None:
                 if official is None and crash is None:
                     crash = line
                 events.append(PtdEvent(line, kind, message, "ignored", "no timestamp"))
                 continue
-            grade, reason = "ignored", ""
-            t = line.time
             if kind == "ERROR":
-                in_ranging = r_start is not None and r_stop is not None and r_start < t < r_stop
-                if message in testing_errors_as_warnings:
+                if message in accepted:
                     grade, reason = "warning", "accepted error during testing"
-                elif not in_ranging:
+                elif not (r_start is not None and r_stop is not None and r_start < t < r_stop):
                     grade, reason = "error-outside-ranging", "ERROR outside the ranging window"
-                elif not any(message.startswith(c) for c in common_ranging_errors):
-                    grade, reason = "warning", "uncommon ERROR during ranging"
                 else:
-                    reason = "common ERROR during ranging"
-            else:
-                if load_begin is not None and load_end is not None and \
-                        load_begin + tolerance < t < load_end - tolerance:
-                    if uncertainty_re.search(message):
-                        grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
+                    known = common.get(message)
+                    if known is None:
+                        known = common[message] = message.startswith(common_prefixes)
+                    if known:
+                        grade, reason = "ignored", "common ERROR during ranging"
                     else:
-                        grade, reason = "warning", "WARNING during the load"
+                        grade, reason = "warning", "uncommon ERROR during ranging"
+            elif trimmed is not None and trimmed[0] < t < trimmed[1]:
+                hit = uncertain.get(message)
+                if hit is None:
+                    hit = uncertain[message] = uncertainty_re.search(message) is not None
+                if hit:
+                    grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
                 else:
-                    reason = "WARNING outside the (trimmed) load window"
+                    grade, reason = "warning", "WARNING during the load"
+            else:
+                grade, reason = "ignored", "WARNING outside the (trimmed) load window"
             event = PtdEvent(line, kind, message, grade, reason)
             events.append(event)
             if official is None and crash is None and grade != "ignored":
                 official = event
-    return PtdScan(lines_total=len(lines), ranging_start=r_start, ranging_stop=r_stop, testing_start=t_start,
+    return PtdScan(lines_total=lines_total, ranging_start=r_start, ranging_stop=r_stop, testing_start=t_start,
                    testing_stop=t_stop, uncertainty_line=uncertainty, events=tuple(events), official=official,
                    crash=crash, bad_stamps=tuple(bad), undecodable=tuple(undecodable))
