@@ -11,6 +11,7 @@ from typing import Any
 
 from checker.loaders.fs import Listing
 from checker.loaders.loadgen_log import DetailLog
+from checker.metrics.power import SplParse
 
 
 @dataclass(frozen=True)
@@ -139,6 +140,8 @@ class PowerCtx:
     run_spl: str | None = None
     run_spl_error: str | None = None
     ranging_spl: str | None = None
+    run_samples: SplParse | None = None  # run_spl parsed once (None when the file is absent/unreadable)
+    ranging_samples: SplParse | None = None
     ranging_detail: ParsedLog | None = None
     ptd_log: str | None = None
     client_json: Any = None

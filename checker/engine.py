@@ -114,7 +114,7 @@ def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> 
     if result.power is not None and value is not None and value.value and result.perf and result.perf.log:
         log = result.perf.log
         try:
-            window = average_power(result.power.run_spl or "", log.get("power_begin"), log.get("power_end"))
+            window = average_power(result.power.run_samples or "", log.get("power_begin"), log.get("power_end"))
             spq = 8 if result.scenario == "MultiStream" else 1
             mult = 8 if (result.scenario == "MultiStream" and log.scenario == "SingleStream") else 1
             power_value, power_eff = power_metric(result.scenario, window, log.get("result_query_count"), spq,

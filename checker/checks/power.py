@@ -18,7 +18,7 @@ from datetime import datetime
 from checker.checks.base import check, finding
 from checker.metrics import ptd_log
 from checker.metrics.power import (
-    PowerError, SplParse, coverage_gaps, epoch_utc, parse_spl, parse_stamp, ranging_delta_percent,
+    PowerError, SplParse, coverage_gaps, epoch_utc, parse_stamp, ranging_delta_percent,
     window_average, window_samples,
 )
 
@@ -74,8 +74,7 @@ def _state(ctx, rules) -> _State:
     hit = _CACHE.get(id(power))
     if hit and hit[0] is power and hit[1] is rules:
         return hit[2]
-    run_spl = parse_spl(power.run_spl) if power.run_spl is not None else None
-    ranging_spl = parse_spl(power.ranging_spl) if power.ranging_spl is not None else None
+    run_spl, ranging_spl = power.run_samples, power.ranging_samples
     run_window = _window(ctx.perf)
     ranging_window = _window(power.ranging_detail)
     client, server = _session(power, "client.json"), _session(power, "server.json")

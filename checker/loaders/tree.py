@@ -21,6 +21,7 @@ from checker.loaders.accuracy_log import (
 )
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remember
+from checker.metrics.power import parse_spl
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
@@ -228,6 +229,8 @@ def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
         errors["server.json"] = err
     return PowerCtx(rel=power_rel, power_listing=power_listing, ranging_listing=box.listing(ranging_rel),
                     run_spl=run_spl, run_spl_error=run_spl_err, ranging_spl=ranging_spl,
+                    run_samples=parse_spl(run_spl) if run_spl is not None else None,
+                    ranging_samples=parse_spl(ranging_spl) if ranging_spl is not None else None,
                     ranging_detail=parse_log(box, f"{ranging_rel}/mlperf_log_detail.txt"), ptd_log=ptd,
                     client_json=client, server_json=server, json_errors=errors)
 

@@ -5,8 +5,11 @@ Pure functions over the text of `spl.txt` and the LoadGen `power_begin` / `power
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
+from functools import lru_cache
+from typing import NamedTuple
 
 STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
@@ -52,37 +55,19 @@ class PowerWindow:
         return (self.end - self.begin).total_seconds()
 
 
-def _sort_key(stamp: str) -> str | None:
-    """`MM-DD-YYYY HH:MM:SS.fff` rewritten as `YYYYMMDD HH:MM:SS.fff`, which sorts like time."""
-    if len(stamp) < 19 or stamp[2] != "-" or stamp[5] != "-" or stamp[10] != " ":
-        return None
-    return stamp[6:10] + stamp[0:2] + stamp[3:5] + stamp[10:]
-
-
-def average_power(spl_text: str, begin_stamp, end_stamp) -> PowerWindow:
-    """Average of the positive `Watts` readings strictly inside (begin, end)."""
+def average_power(spl: "SplParse | str", begin_stamp, end_stamp) -> PowerWindow:
+    """Average of the positive `Watts` readings strictly inside (begin, end) (official I2); ``spl`` is
+    a parsed `spl.txt` (or its text)."""
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
-    low, high = _sort_key(begin.strftime(STAMP)[:-3]), _sort_key(end.strftime(STAMP)[:-3])
-    total, count, bad = 0.0, 0, 0
-    for line in spl_text.splitlines():
-        if not line.startswith("Time"):
-            continue
-        fields = line.split(",", 5)
-        key = _sort_key(fields[1]) if len(fields) > 3 else None
-        if key is None:
-            bad += 1
-            continue
-        try:
-            watts = float(fields[3])
-        except ValueError:
-            bad += 1
-            continue
-        if low < key < high and watts > 0:
-            total += watts
+    parsed = parse_spl(spl) if isinstance(spl, str) else spl
+    total, count = 0.0, 0
+    for sample in window_samples(parsed.samples, begin, end):
+        if sample.watts > 0:
+            total += sample.watts  # in file order, as the official checker adds them
             count += 1
     if count == 0:
         raise PowerError(f"no power samples between {begin_stamp} and {end_stamp}")
-    return PowerWindow(count, total / count, begin, end, bad)
+    return PowerWindow(count, total / count, begin, end, len(parsed.bad))
 
 
 def power_metric(scenario: str, window: PowerWindow, query_count: float | None, samples_per_query: int,
@@ -105,11 +90,46 @@ def power_metric(scenario: str, window: PowerWindow, query_count: float | None, 
 # --- spl.txt parsing for the power checks (PW) ------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class SplSample:
+_EPOCH = datetime(1970, 1, 1)
+_ONE_US = timedelta(microseconds=1)
+
+
+def to_us(stamp: datetime) -> int:
+    """A naive (UTC-read) timestamp as integer microseconds since the epoch: exact, and cheap to compare."""
+    return (stamp.replace(tzinfo=None) - _EPOCH) // _ONE_US
+
+
+def from_us(us: int) -> datetime:
+    return _EPOCH + timedelta(microseconds=us)
+
+
+@lru_cache(maxsize=4096)
+def _day_epoch(day: str) -> float | None:
+    try:
+        return datetime(int(day[6:10]), int(day[0:2]), int(day[3:5]), tzinfo=timezone.utc).timestamp()
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=8192)
+def minute_epoch(prefix: str) -> float | None:
+    """UTC epoch of `MM-DD-YYYY HH:MM` (digits in place; cached: a power log has few distinct minutes);
+    None when the date or time is impossible."""
+    day = _day_epoch(prefix[:10])
+    hour, minute = int(prefix[11:13]), int(prefix[14:16])
+    if day is None or hour > 23 or minute > 59:
+        return None
+    return day + hour * 3600 + minute * 60
+
+
+class SplSample(NamedTuple):
     line: int  # 1-based line number in spl.txt
-    stamp: datetime
+    us: int  # timestamp, microseconds since the epoch (read as UTC)
     watts: float
+
+    @property
+    def stamp(self) -> datetime:
+        return from_us(self.us)
 
 
 @dataclass(frozen=True)
@@ -126,7 +146,34 @@ class SplParse:
     stray: tuple[tuple[int, str], ...]
 
 
+#: A PTD client record: `Time,MM-DD-YYYY HH:MM:SS.fff,Watts,<w>,...` (watts is field 3).
+_RECORD_RE = re.compile(r"^Time,(\d\d-\d\d-\d\d\d\d \d\d:\d\d):([0-5]\d)\.(\d\d\d),[^,\n]*,([^,\n]*)", re.M)
+
+
+def _parse_spl_fast(text: str) -> SplParse | None:
+    """The common case in one regular-expression pass: every line a well-formed record, "\n" or
+    "\r\n" line ends, blank lines only at the end. None when anything else is in the file."""
+    body = text.rstrip("\r\n")  # PTD ends the file with a blank line
+    records = _RECORD_RE.findall(body)
+    if len(records) != body.count("\n") + 1 or "\ufffd" in body or body.count("\r") != body.count("\r\n"):
+        return None
+    bases: dict[str, int] = {}
+    for prefix in {r[0] for r in records}:
+        epoch = minute_epoch(prefix)
+        if epoch is None:
+            return None
+        bases[prefix] = int(epoch) * 1_000_000
+    try:
+        return SplParse(tuple(SplSample(n, bases[m] + int(sec) * 1_000_000 + int(ms) * 1000, float(w))
+                              for n, (m, sec, ms, w) in enumerate(records, 1)), (), ())
+    except ValueError:  # a watts field that is not a number
+        return None
+
+
 def parse_spl(text: str) -> SplParse:
+    fast = _parse_spl_fast(text) if text else None
+    if fast is not None:
+        return fast
     samples: list[SplSample] = []
     bad: list[tuple[int, str]] = []
     stray: list[tuple[int, str]] = []
@@ -146,13 +193,14 @@ def parse_spl(text: str) -> SplParse:
         except (IndexError, ValueError):
             bad.append((number, line[:120]))
             continue
-        samples.append(SplSample(number, stamp, watts))
+        samples.append(SplSample(number, to_us(stamp), watts))
     return SplParse(tuple(samples), tuple(bad), tuple(stray))
 
 
 def window_samples(samples, begin: datetime, end: datetime) -> list[SplSample]:
     """Samples strictly inside (begin, end), in file order (official I2)."""
-    return [s for s in samples if begin < s.stamp < end]
+    low, high = to_us(begin), to_us(end)
+    return [s for s in samples if low < s.us < high]
 
 
 def window_average(samples, begin: datetime, end: datetime) -> float | None:
@@ -174,9 +222,9 @@ class CoverageGap:
 def coverage_gaps(samples, begin: datetime, end: datetime, max_gap_s: float) -> list[CoverageGap]:
     """Stretches of the run window (begin, end) longer than ``max_gap_s`` without a sample: before
     the first sample, between two samples, after the last one. The whole window when no sample."""
-    stamps = sorted(s.stamp for s in window_samples(samples, begin, end))
-    points = [begin, *stamps, end]
-    return [CoverageGap(a, b) for a, b in zip(points, points[1:]) if (b - a).total_seconds() > max_gap_s]
+    points = [to_us(begin), *sorted(s.us for s in window_samples(samples, begin, end)), to_us(end)]
+    limit = max_gap_s * 1_000_000
+    return [CoverageGap(from_us(a), from_us(b)) for a, b in zip(points, points[1:]) if b - a > limit]
 
 
 def ranging_delta_percent(ranging_watts: float, testing_watts: float) -> float:

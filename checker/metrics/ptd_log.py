@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from datetime import datetime, timezone
 from typing import Any, NamedTuple
 
-from checker.metrics.power import fast_stamp
+from checker.metrics.power import minute_epoch as _minute_epoch
 
 PTD_STAMP = "%m-%d-%Y %H:%M:%S.%f"
 PTD_STAMP_RE = re.compile(r"^\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d.\d\d\d")
@@ -199,29 +197,9 @@ class PtdScan:
     undecodable: tuple[int, ...] = field(default_factory=tuple)  # lines with non-UTF-8 bytes
 
 
-def _time(text: str, offset: float) -> float | None | str:
-    """Epoch of a PTD line; None when it has no stamp, "bad" when the stamp does not parse."""
-    match = PTD_STAMP_RE.search(text)
-    if not match:
-        return None
-    try:
-        stamp = fast_stamp(match.group(0))
-    except ValueError:
-        return "bad"
-    return stamp.replace(tzinfo=timezone.utc).timestamp() + offset
-
-
 def _interesting(raw: str) -> bool:
     return ("WARNING:" in raw or "ERROR:" in raw or "Go with mark" in raw or "Completed test" in raw
             or "Uncertainty" in raw)
-
-
-@lru_cache(maxsize=4096)
-def _day_epoch(day: str) -> float | None:
-    try:
-        return datetime(int(day[6:10]), int(day[0:2]), int(day[3:5]), tzinfo=timezone.utc).timestamp()
-    except ValueError:
-        return None
 
 
 def _epoch(stamp: str) -> float | None:
@@ -232,21 +210,6 @@ def _epoch(stamp: str) -> float | None:
     if minute is None or second > 61:
         return None
     return minute + second + int(stamp[20:23]) / 1000
-
-
-@lru_cache(maxsize=8192)
-def _minute_epoch(prefix: str) -> float | None:
-    """Epoch of `MM-DD-YYYY HH:MM` (cached: a log has few distinct minutes); None if invalid."""
-    day = _day_epoch(prefix[:10])
-    hour, minute = int(prefix[11:13]), int(prefix[14:16])
-    if day is None or hour > 23 or minute > 59:
-        return None
-    return day + hour * 3600 + minute * 60
-
-
-def _message(text: str) -> str:
-    match = PTD_STAMP_RE.search(text)
-    return text[match.end():].strip() if match else text.strip()
 
 
 #: Line breaks other than "\n" that ``str.splitlines`` also splits on ("\r\n" is handled apart).
