@@ -255,6 +255,33 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str]], list[int]]:
     return len(lines), list(enumerate(lines, 1)), [n for n, line in enumerate(lines, 1) if "\ufffd" in line]
 
 
+_MISS = object()
+_BAD = "bad"  # a line whose timestamp has the right shape but an impossible value
+
+
+def _stamp_epoch(head: str) -> float | str | None:
+    """UTC epoch of the stamp that starts a line (its first 23 characters); None without a stamp,
+    _BAD when the stamp does not parse (the official check raises there)."""
+    if not PTD_STAMP_RE.match(head):
+        return None
+    epoch = _epoch(head)
+    return _BAD if epoch is None else epoch
+
+
+def _describe(text: str, window: str) -> tuple[bool, str, bool, tuple[tuple[str, str], ...]]:
+    """What the walk needs from a line's text (after its stamp), computed once per distinct text:
+    (has a keyword the walk reacts to, the stripped message, is the "uncertainty checking activated"
+    line, its (kind, message) WARNING/ERROR events). ``window`` is the part of the text that falls
+    in the first 300 characters of the line, which is all the official check keeps of a line."""
+    specs = []
+    for kind, key in (("WARNING", "WARNING:"), ("ERROR", "ERROR:")):
+        at = window.find(key)
+        if at >= 0 and at + len(key) < len(window):  # same as `(?<=KIND:).+` finding something
+            specs.append((kind, window[at + len(key):].strip()))
+    active = "Uncertainty" in window and UNCERTAINTY_ACTIVE_RE.search(window) is not None
+    return _interesting(text), text.strip(), active, tuple(specs)
+
+
 def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begin: float | None,
                  load_end: float | None, tolerance: float, common_ranging_errors: list[str],
                  testing_errors_as_warnings: list[str], uncertainty_error_re: str) -> PtdScan:
@@ -265,7 +292,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
     lines_total, candidates, undecodable = _candidate_lines(text)
     bad: list[PtdLine] = []
-    parsed: list[PtdLine] = []  # only the lines with WARNING:/ERROR: (the events loop reads no other)
+    parsed: list[tuple[PtdLine, tuple[tuple[str, str], ...]]] = []  # lines with WARNING/ERROR events
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
     testing_mark = f": Go with mark '{session_name}_testing'"
@@ -273,28 +300,31 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     loop1_done = False  # official loop 1: stops at the first "Completed test" after ranging start
     seen_testing = False  # testing window (not used by the official check; for the stricter checks)
     uncertainty: PtdLine | None = None
-    search_stamp = PTD_STAMP_RE.search
+    times: dict[str, float | str | None] = {}  # first 23 characters -> epoch, _BAD or None (no stamp)
+    stamped: dict[str, tuple] = {}  # text after a stamp -> _describe(...)
+    unstamped: dict[str, tuple] = {}  # whole text of a line without a stamp -> _describe(...)
     for number, raw in candidates:
-        match = search_stamp(raw)
-        t: float | None = None
-        is_bad = False
-        if match:
-            epoch = _epoch(match.group(0))
-            if epoch is None:
-                is_bad = True
-            else:
-                t = epoch + timezone_offset
-        if not is_bad and not _interesting(raw):
-            continue  # only bad stamps, marks, completed tests, the uncertainty line and events matter
-        if match:
-            msg = raw[match.end():].strip()
+        head = raw[:23]
+        t = times.get(head, _MISS)
+        if t is _MISS:
+            t = times[head] = _stamp_epoch(head)
+        if t is None:
+            info = unstamped.get(raw) or unstamped.setdefault(raw, _describe(raw, raw[:300]))
         else:
-            msg = raw.strip()
-        text300 = raw.rstrip("\n")[:300]
+            rest = raw[23:]
+            info = stamped.get(rest) or stamped.setdefault(rest, _describe(rest, rest[:277]))
+        interesting, msg, uncertainty_active, specs = info
+        is_bad = t is _BAD
+        if not is_bad and not interesting:
+            continue  # only bad stamps, marks, completed tests, the uncertainty line and events matter
+        text300 = raw[:300]
         line = None
         if is_bad:
+            t = None
             line = PtdLine(number, text300, None)
             bad.append(line)
+        elif t is not None:
+            t += timezone_offset
         if not loop1_done:
             if is_bad:
                 crash = crash or line
@@ -310,10 +340,10 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 t_start, seen_testing = t, True
             elif seen_testing and t_stop is None and msg == ": Completed test":
                 t_stop = t
-        if uncertainty is None and "Uncertainty" in text300 and UNCERTAINTY_ACTIVE_RE.search(text300):
+        if uncertainty is None and uncertainty_active:
             uncertainty = line or PtdLine(number, text300, t)
-        if "WARNING:" in text300 or "ERROR:" in text300:
-            parsed.append(line or PtdLine(number, text300, t))
+        if specs:
+            parsed.append((line or PtdLine(number, text300, t), specs))
 
     uncertainty_re = re.compile(uncertainty_error_re)
     accepted = set(testing_errors_as_warnings)
@@ -324,13 +354,8 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         else None
     events: list[PtdEvent] = []
     official: PtdEvent | None = None
-    for line in parsed:
-        text = line.text
-        for kind, key in (("WARNING", "WARNING:"), ("ERROR", "ERROR:")):
-            at = text.find(key)
-            if at < 0 or at + len(key) >= len(text):  # same as `(?<=KIND:).+` finding nothing
-                continue
-            message = text[at + len(key):].strip()
+    for line, specs in parsed:
+        for kind, message in specs:
             t = line.time
             if t is None:
                 if official is None and crash is None:
