@@ -153,12 +153,25 @@ class AccuracyLogReader:
         self.malformed.extend(pending)
 
 
+#: The entry line LoadGen writes: `{ "seq_id" : N, "qsl_idx" : N, "data" : "HEX"[, "token_data" : "HEX"]
+#: [, "token_count" : N] }`. Read without the JSON decoder; any other shape takes the general path.
+_ENTRY_RE = re.compile(r'\{ "seq_id" : (?:0|[1-9]\d*), "qsl_idx" : (0|[1-9]\d*), "data" : "([0-9A-Fa-f]*)"'
+                       r'(?:, "token_data" : "([0-9A-Fa-f]*)")?(?:, "token_count" : (-?(?:0|[1-9]\d*)))? \}')
+
+
 def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
     text = line[:-1] if line.endswith(",") else line
     if text.startswith("["):
         text = text[1:].strip()
     if text.endswith("]"):
         text = text[:-1].strip()
+    fast = _ENTRY_RE.fullmatch(text)
+    if fast is not None:
+        qsl, data, token_data, count = fast.groups()
+        if len(data) % 2:
+            return None, "data missing or not an even-length hex string"
+        return vt.OutputEntry(int(qsl), data.upper(), token_data.upper() if token_data else None,
+                              int(count) if count is not None else None), None
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):
