@@ -190,11 +190,14 @@ class PtdScan:
     testing_start: float | None  # "Go with mark '<session>_testing'" .. next "Completed test"
     testing_stop: float | None
     uncertainty_line: PtdLine | None  # "Uncertainty checking for Yokogawa... is activated"
-    events: tuple[PtdEvent, ...]  # every WARNING/ERROR line, graded
+    # the graded WARNING/ERROR events a check can use: every one the official check would act on,
+    # those without a timestamp, and ignored WARNINGs matching the uncertainty pattern (PW017)
+    events: tuple[PtdEvent, ...]
     official: PtdEvent | None  # the event at which the official check stops (first non-ignored)
     crash: PtdLine | None  # the first line on which the official check raises (bad/missing stamp)
     bad_stamps: tuple[PtdLine, ...] = field(default_factory=tuple)  # every line it could raise on
     undecodable: tuple[int, ...] = field(default_factory=tuple)  # lines with non-UTF-8 bytes
+    ignored_events: int = 0  # the other events: ignored by the official check and no use to any check
 
 
 def _interesting(raw: str) -> bool:
@@ -292,7 +295,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
     lines_total, candidates, undecodable = _candidate_lines(text)
     bad: list[PtdLine] = []
-    parsed: list[tuple[PtdLine, tuple[tuple[str, str], ...]]] = []  # lines with WARNING/ERROR events
+    parsed: list[tuple] = []  # lines with WARNING/ERROR events: (PtdLine or None, number, text, time, events)
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
     testing_mark = f": Go with mark '{session_name}_testing'"
@@ -343,7 +346,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         if uncertainty is None and uncertainty_active:
             uncertainty = line or PtdLine(number, text300, t)
         if specs:
-            parsed.append((line or PtdLine(number, text300, t), specs))
+            parsed.append((line, number, text300, t, specs))
 
     uncertainty_re = re.compile(uncertainty_error_re)
     accepted = set(testing_errors_as_warnings)
@@ -354,10 +357,11 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         else None
     events: list[PtdEvent] = []
     official: PtdEvent | None = None
-    for line, specs in parsed:
+    dropped = 0
+    for line, number, text300, t, specs in parsed:
         for kind, message in specs:
-            t = line.time
             if t is None:
+                line = line or PtdLine(number, text300, None)
                 if official is None and crash is None:
                     crash = line
                 events.append(PtdEvent(line, kind, message, "ignored", "no timestamp"))
@@ -372,23 +376,28 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                     if known is None:
                         known = common[message] = message.startswith(common_prefixes)
                     if known:
-                        grade, reason = "ignored", "common ERROR during ranging"
-                    else:
-                        grade, reason = "warning", "uncommon ERROR during ranging"
-            elif trimmed is not None and trimmed[0] < t < trimmed[1]:
+                        dropped += 1  # common ERROR during ranging
+                        continue
+                    grade, reason = "warning", "uncommon ERROR during ranging"
+            else:
                 hit = uncertain.get(message)
                 if hit is None:
                     hit = uncertain[message] = uncertainty_re.search(message) is not None
-                if hit:
-                    grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
+                if trimmed is not None and trimmed[0] < t < trimmed[1]:
+                    if hit:
+                        grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
+                    else:
+                        grade, reason = "warning", "WARNING during the load"
+                elif hit:
+                    grade, reason = "ignored", "WARNING outside the (trimmed) load window"
                 else:
-                    grade, reason = "warning", "WARNING during the load"
-            else:
-                grade, reason = "ignored", "WARNING outside the (trimmed) load window"
+                    dropped += 1
+                    continue
+            line = line or PtdLine(number, text300, t)
             event = PtdEvent(line, kind, message, grade, reason)
             events.append(event)
             if official is None and crash is None and grade != "ignored":
                 official = event
     return PtdScan(lines_total=lines_total, ranging_start=r_start, ranging_stop=r_stop, testing_start=t_start,
                    testing_stop=t_stop, uncertainty_line=uncertainty, events=tuple(events), official=official,
-                   crash=crash, bad_stamps=tuple(bad), undecodable=tuple(undecodable))
+                   crash=crash, bad_stamps=tuple(bad), undecodable=tuple(undecodable), ignored_events=dropped)
