@@ -18,8 +18,8 @@ from datetime import datetime
 from checker.checks.base import check, finding
 from checker.metrics import ptd_log
 from checker.metrics.power import (
-    PowerError, SplParse, coverage_gaps, epoch_utc, parse_stamp, ranging_delta_percent,
-    window_average, window_samples,
+    PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent,
+    window_average, window_watts,
 )
 
 RANGING_OPTIONAL = ("mlperf_log_accuracy.json",)
@@ -184,14 +184,14 @@ def no_power_samples_in_window(ctx, rules):
             continue
         if spl is None:
             continue  # spl.txt missing (ST019 / PW001) or unreadable (PW012)
-        inside = [s for s in window_samples(spl.samples, window.begin, window.end) if s.watts > 0]
+        inside = [w for w in window_watts(spl, window.begin, window.end) if w > 0]
         if not inside:
-            first = spl.samples[0].stamp.strftime("%m-%d-%Y %H:%M:%S") if spl.samples else "none"
+            first = from_us(spl.us[0]).strftime("%m-%d-%Y %H:%M:%S") if spl.us else "none"
             yield finding(f"{_perf(ctx)}/{name}/spl.txt",
                           f"no power samples falling in power range {window.begin:%m-%d-%Y %H:%M:%S.%f}"
                           f" - {window.end:%m-%d-%Y %H:%M:%S.%f}",
                           expected="at least one sample with watts > 0 inside the window",
-                          actual=f"0 of {len(spl.samples)} samples (first at {first})",
+                          actual=f"0 of {len(spl.us)} samples (first at {first})",
                           hint="the spl.txt must come from the same session as the LoadGen run")
 
 
@@ -212,9 +212,9 @@ def power_window_not_covered(ctx, rules):
         return
     st = _state(ctx, rules)
     w, spl = st.run_window, st.run_spl
-    if w is None or w.problem or spl is None or not window_samples(spl.samples, w.begin, w.end):
+    if w is None or w.problem or spl is None or not window_watts(spl, w.begin, w.end):
         return
-    gaps = coverage_gaps(spl.samples, w.begin, w.end, rules.power.max_sample_gap_s)
+    gaps = coverage_gaps(spl, w.begin, w.end, rules.power.max_sample_gap_s)
     if gaps:
         worst = max(gaps, key=lambda g: g.seconds)
         uncovered = sum(g.seconds for g in gaps)
@@ -446,8 +446,8 @@ def testing_power_below_ranging(ctx, rules):
     rw, tw = st.ranging_window, st.run_window
     if not (rw and tw and not rw.problem and not tw.problem and st.ranging_spl and st.run_spl):
         return
-    ranging = window_average(st.ranging_spl.samples, rw.begin, rw.end)
-    testing = window_average(st.run_spl.samples, tw.begin, tw.end)
+    ranging = window_average(st.ranging_spl, rw.begin, rw.end)
+    testing = window_average(st.run_spl, tw.begin, tw.end)
     if ranging is None or testing is None:
         return  # PW002
     delta = ranging_delta_percent(ranging, testing)

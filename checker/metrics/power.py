@@ -61,9 +61,9 @@ def average_power(spl: "SplParse | str", begin_stamp, end_stamp) -> PowerWindow:
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
     parsed = parse_spl(spl) if isinstance(spl, str) else spl
     total, count = 0.0, 0
-    for sample in window_samples(parsed.samples, begin, end):
-        if sample.watts > 0:
-            total += sample.watts  # in file order, as the official checker adds them
+    for watts in window_watts(parsed, begin, end):
+        if watts > 0:
+            total += watts  # in file order, as the official checker adds them
             count += 1
     if count == 0:
         raise PowerError(f"no power samples between {begin_stamp} and {end_stamp}")
@@ -134,27 +134,34 @@ class SplSample(NamedTuple):
 
 @dataclass(frozen=True)
 class SplParse:
-    """Every `Time,` record of a `spl.txt`, plus the lines that are not usable records.
+    """Every `Time,` record of a `spl.txt` (as columns: a log has thousands), plus the lines that are
+    not usable records.
 
     ``bad`` holds `Time` lines whose timestamp (field 1) or watts (field 3) does not parse, and lines
     with bytes that are not UTF-8: the official tools raise on them. ``stray`` holds other non-blank
     lines (no `Time` prefix), which the submission checker skips. Blank lines are ignored (every
     published `spl.txt` ends with one)."""
 
-    samples: tuple[SplSample, ...]
-    bad: tuple[tuple[int, str], ...]
-    stray: tuple[tuple[int, str], ...]
+    us: tuple[int, ...]  # record timestamps, microseconds since the epoch (read as UTC), file order
+    watts: tuple[float, ...]
+    lines: tuple[int, ...]  # 1-based line numbers of the records
+    bad: tuple[tuple[int, str], ...] = ()
+    stray: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def samples(self) -> tuple[SplSample, ...]:
+        return tuple(map(SplSample, self.lines, self.us, self.watts))
 
 
-#: A PTD client record: `Time,MM-DD-YYYY HH:MM:SS.fff,Watts,<w>,...` (watts is field 3).
-_RECORD_RE = re.compile(r"^Time,(\d\d-\d\d-\d\d\d\d \d\d:\d\d):([0-5]\d)\.(\d\d\d),[^,\n]*,([^,\n]*)", re.M)
+#: A PTD client record at a line start: `Time,MM-DD-YYYY HH:MM:SS.fff,Watts,<w>,...` (watts is field 3).
+_RECORD_RE = re.compile(r"\nTime,(\d\d-\d\d-\d\d\d\d \d\d:\d\d):([0-5]\d)\.(\d\d\d),[^,\n]*,([^,\n]*)")
 
 
 def _parse_spl_fast(text: str) -> SplParse | None:
     """The common case in one regular-expression pass: every line a well-formed record, "\n" or
     "\r\n" line ends, blank lines only at the end. None when anything else is in the file."""
     body = text.rstrip("\r\n")  # PTD ends the file with a blank line
-    records = _RECORD_RE.findall(body)
+    records = _RECORD_RE.findall("\n" + body)
     if len(records) != body.count("\n") + 1 or "\ufffd" in body or body.count("\r") != body.count("\r\n"):
         return None
     bases: dict[str, int] = {}
@@ -164,17 +171,20 @@ def _parse_spl_fast(text: str) -> SplParse | None:
             return None
         bases[prefix] = int(epoch) * 1_000_000
     try:
-        return SplParse(tuple(SplSample(n, bases[m] + int(sec) * 1_000_000 + int(ms) * 1000, float(w))
-                              for n, (m, sec, ms, w) in enumerate(records, 1)), (), ())
+        watts = tuple([float(r[3]) for r in records])
     except ValueError:  # a watts field that is not a number
         return None
+    us = tuple([bases[m] + int(sec) * 1_000_000 + int(ms) * 1000 for m, sec, ms, _ in records])
+    return SplParse(us, watts, tuple(range(1, len(records) + 1)))
 
 
 def parse_spl(text: str) -> SplParse:
     fast = _parse_spl_fast(text) if text else None
     if fast is not None:
         return fast
-    samples: list[SplSample] = []
+    us: list[int] = []
+    watts: list[float] = []
+    lines: list[int] = []
     bad: list[tuple[int, str]] = []
     stray: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -189,23 +199,25 @@ def parse_spl(text: str) -> SplParse:
         fields = line.split(",")
         try:
             stamp = fast_stamp(fields[1])
-            watts = float(fields[3])
+            value = float(fields[3])
         except (IndexError, ValueError):
             bad.append((number, line[:120]))
             continue
-        samples.append(SplSample(number, to_us(stamp), watts))
-    return SplParse(tuple(samples), tuple(bad), tuple(stray))
+        us.append(to_us(stamp))
+        watts.append(value)
+        lines.append(number)
+    return SplParse(tuple(us), tuple(watts), tuple(lines), tuple(bad), tuple(stray))
 
 
-def window_samples(samples, begin: datetime, end: datetime) -> list[SplSample]:
-    """Samples strictly inside (begin, end), in file order (official I2)."""
+def window_watts(spl: SplParse, begin: datetime, end: datetime) -> list[float]:
+    """Readings of the samples strictly inside (begin, end), in file order (official I2)."""
     low, high = to_us(begin), to_us(end)
-    return [s for s in samples if low < s.us < high]
+    return [w for u, w in zip(spl.us, spl.watts) if low < u < high]
 
 
-def window_average(samples, begin: datetime, end: datetime) -> float | None:
+def window_average(spl: SplParse, begin: datetime, end: datetime) -> float | None:
     """Mean of the positive readings strictly inside (begin, end); None when there is none."""
-    values = [s.watts for s in window_samples(samples, begin, end) if s.watts > 0]
+    values = [w for w in window_watts(spl, begin, end) if w > 0]
     return sum(values) / len(values) if values else None
 
 
@@ -219,10 +231,11 @@ class CoverageGap:
         return (self.end - self.start).total_seconds()
 
 
-def coverage_gaps(samples, begin: datetime, end: datetime, max_gap_s: float) -> list[CoverageGap]:
+def coverage_gaps(spl: SplParse, begin: datetime, end: datetime, max_gap_s: float) -> list[CoverageGap]:
     """Stretches of the run window (begin, end) longer than ``max_gap_s`` without a sample: before
     the first sample, between two samples, after the last one. The whole window when no sample."""
-    points = [to_us(begin), *sorted(s.us for s in window_samples(samples, begin, end)), to_us(end)]
+    low, high = to_us(begin), to_us(end)
+    points = [low, *sorted(u for u in spl.us if low < u < high), high]
     limit = max_gap_s * 1_000_000
     return [CoverageGap(from_us(a), from_us(b)) for a, b in zip(points, points[1:]) if b - a > limit]
 
