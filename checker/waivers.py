@@ -30,6 +30,7 @@ import yaml
 
 from checker.diagnostics import Finding, Location, MlpcError, Severity
 from checker.report import Report, compliance_status
+from checker.loaders import yaml_text
 
 UNUSED_CODE = "TL003"
 _CODE_RE = re.compile(r"^[A-Z]{2}[0-9]{3}$")
@@ -91,7 +92,7 @@ def _load(text: str, source: str):
                 return json.loads(text)
             except ValueError:
                 pass  # YAML flow style, parsed below
-        return yaml.safe_load(text)
+        return yaml_text.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""

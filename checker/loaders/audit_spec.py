@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from checker.diagnostics import MlpcError
 from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
+from checker.loaders import yaml_text
 
 AUDITS_DIR = data_dir("audits")
 
@@ -22,7 +23,7 @@ AUDITS_DIR = data_dir("audits")
 def _read_yaml(path: Path) -> object:
     try:
         with open(path, encoding="utf-8") as handle:
-            return yaml.safe_load(handle)
+            return yaml_text.safe_load(handle)
     except OSError as exc:
         raise MlpcError(f"{path}: cannot read audit spec: {exc.strerror or exc}") from None
     except yaml.YAMLError as exc:

@@ -13,8 +13,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from checker.loaders import yaml_text
 
 RULES_DIR = data_dir("rules")
 HARDWARE_FILE = RULES_DIR / "hardware.yaml"
@@ -157,7 +158,7 @@ class WorkTable(_Strict):
 
 def _read_yaml(path: Path) -> object:
     with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+        return yaml_text.safe_load(fh)
 
 
 def load_hardware(path: Path | str = HARDWARE_FILE) -> HardwareTable:

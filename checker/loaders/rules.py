@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from checker.diagnostics import MlpcError
 from checker.models.rules import RoundRules
+from checker.loaders import yaml_text
 
 
 def data_dir(name: str) -> Path:
@@ -32,7 +33,7 @@ def load_rules(round_name: str) -> RoundRules:
     if not path.is_file():
         raise MlpcError(f"unknown round '{round_name}'; known rounds: {', '.join(available_rounds())}")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml_text.safe_load(path.read_text(encoding="utf-8"))
         return RoundRules(**data)
     except (yaml.YAMLError, ValidationError, TypeError) as exc:
         raise MlpcError(f"round file {path.name} is invalid: {exc}") from None

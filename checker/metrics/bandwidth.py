@@ -17,6 +17,8 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from checker.loaders import yaml_text
+
 Direction = Literal["ingress", "egress"]
 
 
@@ -61,12 +63,11 @@ class AppendixB(_Strict):
 @lru_cache(maxsize=1)
 def load_appendix_b() -> AppendixB:
     """Read ``rules/appendix_b.yaml`` (the one IO function of this module)."""
-    import yaml
-
+    
     from checker.loaders.rules import data_dir
 
     path = data_dir("rules") / "appendix_b.yaml"
-    return AppendixB(**yaml.safe_load(path.read_text(encoding="utf-8")))
+    return AppendixB(**yaml_text.safe_load(path.read_text(encoding="utf-8")))
 
 
 @dataclass(frozen=True)
