@@ -25,6 +25,7 @@ runs would empty the cache half-way; the phases therefore run a snapshot copy of
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import shutil
@@ -48,6 +49,7 @@ def snapshot(dest: str) -> str:
         if os.path.isdir(os.path.join(REPO, name)):
             shutil.copytree(os.path.join(REPO, name), os.path.join(dest, name),
                             ignore=shutil.ignore_patterns("__pycache__"))
+    compileall.compile_dir(os.path.join(dest, "checker"), quiet=1)  # as `pip install` does
     return dest
 
 
@@ -113,7 +115,9 @@ def main() -> int:
     code_dir = None
     changed = None
     try:
-        if not args.live:
+        if args.live:
+        compileall.compile_dir(os.path.join(REPO, "checker"), quiet=1)
+    if not args.live:
             code_dir = tempfile.mkdtemp(prefix="mlpc-bench-code-")
             CODE = snapshot(code_dir)
         if not os.path.isdir(os.path.join(work, "closed")):
