@@ -32,7 +32,12 @@ _DROP = re.compile(r"\(r\)|\(tm\)|[\s\-_]+")
 def normalise_hw_name(name: str | None) -> str:
     """Matching form of a hardware name: casefold, drop "(r)", "(tm)", spaces, hyphens and
     underscores. ``"NVIDIA H200-SXM-141GB"`` → ``"nvidiah200sxm141gb"``."""
-    return _DROP.sub("", (name or "").casefold())
+    return _hw_key(name or "")
+
+
+@lru_cache(maxsize=65536)  # pure, and asked for the same few names thousands of times per round
+def _hw_key(name: str) -> str:
+    return _DROP.sub("", name.casefold())
 
 
 class _Strict(BaseModel):

@@ -27,6 +27,7 @@ rejected. Example::
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -45,7 +46,12 @@ def normalise_text(value: str | None) -> str:
     one space, leading/trailing whitespace removed. ``None`` becomes the empty string."""
     if value is None:
         return ""
-    return _WS.sub(" ", str(value)).strip().casefold()
+    return _normalised(value if isinstance(value, str) else str(value))
+
+
+@lru_cache(maxsize=65536)  # pure, and asked for the same few names thousands of times per round
+def _normalised(text: str) -> str:
+    return _WS.sub(" ", text).strip().casefold()
 
 
 class _Frozen(BaseModel):
