@@ -247,11 +247,11 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str]], list[int]]:
         if text.endswith("\n"):
             lines.pop()
         if _stamps_all_valid(lines):
-            if "\r" in text:
-                lines = [line[:-1] if line.endswith("\r") else line for line in lines]
             keep = [(n, line) for n, line in enumerate(lines, 1)
                     if "WARNING:" in line or "ERROR:" in line or "Go with mark" in line or "Completed test" in line
                     or "Uncertainty" in line]
+            if "\r" in text:  # "\r\n" line ends: drop the "\r" of the kept lines
+                keep = [(n, line[:-1] if line.endswith("\r") else line) for n, line in keep]
             undecodable = [n for n, line in enumerate(lines, 1) if "\ufffd" in line] if "\ufffd" in text else []
             return len(lines), keep, undecodable
     lines = text.splitlines()
