@@ -116,8 +116,8 @@ def main() -> int:
     changed = None
     try:
         if args.live:
-        compileall.compile_dir(os.path.join(REPO, "checker"), quiet=1)
-    if not args.live:
+            compileall.compile_dir(os.path.join(REPO, "checker"), quiet=1)
+        else:
             code_dir = tempfile.mkdtemp(prefix="mlpc-bench-code-")
             CODE = snapshot(code_dir)
         if not os.path.isdir(os.path.join(work, "closed")):
