@@ -172,6 +172,11 @@ def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
             return None, "data missing or not an even-length hex string"
         return vt.OutputEntry(int(qsl), data.upper(), token_data.upper() if token_data else None,
                               int(count) if count is not None else None), None
+    return _parse_entry_json(text)
+
+
+def _parse_entry_json(text: str) -> tuple[vt.OutputEntry | None, str | None]:
+    """An entry line of any shape, through the JSON decoder (the general path)."""
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):

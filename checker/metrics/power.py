@@ -180,8 +180,11 @@ def _parse_spl_fast(text: str) -> SplParse | None:
 
 def parse_spl(text: str) -> SplParse:
     fast = _parse_spl_fast(text) if text else None
-    if fast is not None:
-        return fast
+    return fast if fast is not None else _parse_spl_lines(text)
+
+
+def _parse_spl_lines(text: str) -> SplParse:
+    """Line by line: any content (the general path of ``parse_spl``)."""
     us: list[int] = []
     watts: list[float] = []
     lines: list[int] = []

@@ -1,0 +1,124 @@
+"""The fast paths added for speed must give exactly what the general paths give.
+
+Each parser keeps a general line-by-line path next to a fast one for well-formed input; these tests
+feed both generated input (hypothesis) and the published logs, and compare.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from checker.audit import compliance
+from checker.metrics import power, ptd_log
+
+SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions")
+
+
+def _real(name: str) -> list[str]:
+    return sorted(glob.glob(os.path.join(SHARED, "**", name), recursive=True))
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        return handle.read()
+
+
+# --- spl.txt --------------------------------------------------------------------------------------
+
+_stamp = st.builds(lambda mo, d, h, mi, s, ms: f"{mo:02d}-{d:02d}-2024 {h:02d}:{mi:02d}:{s:02d}.{ms:03d}",
+                   st.integers(1, 13), st.integers(1, 31), st.integers(0, 24), st.integers(0, 60),
+                   st.integers(0, 62), st.integers(0, 999))
+_watts = st.one_of(st.floats(0, 2000, allow_nan=False).map(lambda w: f"{w:.6f}"), st.sampled_from(["nan", "x", ""]))
+_record = st.builds(lambda stamp, w: f"Time,{stamp},Watts,{w},Volts,120.0,Amps,1.0,PF,0.99,Mark,s_testing",
+                    _stamp, _watts)
+_spl_line = st.one_of(_record, _record, _record, st.sampled_from(["", "# stray", "Time,bad", "\ufffd"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_spl_line, max_size=12), st.sampled_from(["\n", "\r\n"]), st.sampled_from(["", "\n", "\n\n"]))
+def test_spl_fast_path_matches_line_by_line(lines, eol, tail):
+    text = eol.join(lines) + tail
+    fast = power._parse_spl_fast(text) if text else None
+    if fast is not None:  # repr: a "nan" reading is equal to itself there
+        assert repr(fast) == repr(power._parse_spl_lines(text))
+
+
+def test_spl_fast_path_on_published_logs():
+    files = _real("spl.txt")
+    taken = 0
+    for path in files:
+        text = _read(path)
+        fast = power._parse_spl_fast(text)
+        if fast is not None:
+            taken += 1
+            assert repr(fast) == repr(power._parse_spl_lines(text)), path
+    assert taken == len(files)  # every published spl.txt is well-formed (skips nothing when absent)
+
+
+# --- accuracy-log entry lines ---------------------------------------------------------------------
+
+_hex = st.text("0123456789abcdefABCDEF", max_size=12)
+_int = st.one_of(st.integers(-5, 10**6).map(str), st.sampled_from(["007", "1.0", "true", "null", '"3"']))
+_entry = st.builds(
+    lambda seq, qsl, data, token_data, count: (
+        f'{{ "seq_id" : {seq}, "qsl_idx" : {qsl}, "data" : "{data}"'
+        + (f', "token_data" : "{token_data}"' if token_data is not None else "")
+        + (f', "token_count" : {count}' if count is not None else "") + " }"),
+    _int, _int, _hex, st.none() | _hex, st.none() | _int)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_entry, st.sampled_from(["", ",", "[", "]"]))
+def test_entry_regex_matches_json_decoding(entry, edge):
+    line = edge + entry if edge == "[" else entry + edge
+    text = line[:-1] if line.endswith(",") else line
+    text = text[1:].strip() if text.startswith("[") else text
+    text = text[:-1].strip() if text.endswith("]") else text
+    assert compliance._parse_entry_line(line) == compliance._parse_entry_json(text)
+
+
+# --- ptd_logs.txt ---------------------------------------------------------------------------------
+
+def _scan_all_lines(text: str, *args):
+    """The walk with every line as a candidate (the general path of ``_candidate_lines``)."""
+    real = ptd_log._candidate_lines
+    lines = text.splitlines()
+    ptd_log._candidate_lines = lambda t: (len(lines), list(enumerate(lines, 1)),
+                                          [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
+    try:
+        return ptd_log.scan_ptd_log(text, *args)
+    finally:
+        ptd_log._candidate_lines = real
+
+
+_PTD_ARGS = (["Can't evaluate uncertainty of this sample!", "Bad watts reading nan from "], ["USB."],
+             r"Uncertainty \d+.\d+%, which is above 1.00% limit for the last sample!")
+
+
+def test_ptd_candidate_lines_on_published_logs():
+    for path in _real("ptd_logs.txt"):
+        text = _read(path)
+        for session, offset, begin, end in (("s", 0.0, None, None), ("s", 3600.0, 0.0, 4e9)):
+            args = (session, offset, begin, end, 800, *_PTD_ARGS)
+            assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args), path
+
+
+_ptd_line = st.one_of(
+    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _stamp, st.sampled_from([
+        "ERROR: Can't evaluate uncertainty of this sample!", "WARNING: Uncertainty unknown for the last sample!",
+        "WARNING: Uncertainty 1.52%, which is above 1.00% limit for the last sample!", "ERROR: USB.",
+        "Go with mark 's_ranging'", "Go with mark 's_testing'", "Completed test", "ERROR: odd", "WARNING:",
+        "Uncertainty checking for YokogawaWT210 is activated", "Watts,120.5"])),
+    st.sampled_from(["garbage", "ERROR: no stamp", "", "  *****", "\x0cform feed", "x\ry"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ptd_line, max_size=15), st.sampled_from(["\n", "\r\n"]))
+def test_ptd_candidate_lines_match_full_walk(lines, eol):
+    text = eol.join(lines)
+    args = ("s", 0.0, 1704067200.0, 1735689600.0, 800, *_PTD_ARGS)
+    assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args)
