@@ -137,11 +137,9 @@ class PowerCtx:
     rel: str  # performance/power
     power_listing: Listing
     ranging_listing: Listing
-    run_spl: str | None = None
-    run_spl_error: str | None = None
-    ranging_spl: str | None = None
-    run_samples: SplParse | None = None  # run_spl parsed once (None when the file is absent/unreadable)
-    ranging_samples: SplParse | None = None
+    run_samples: SplParse | None = None  # run_1/spl.txt, parsed (None when absent or unreadable)
+    run_spl_error: str | None = None  # why run_1/spl.txt could not be read
+    ranging_samples: SplParse | None = None  # ranging/spl.txt, parsed
     ranging_detail: ParsedLog | None = None
     ptd_log: str | None = None
     client_json: Any = None

@@ -111,10 +111,11 @@ def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding]) -> 
     warnings = sum(1 for f in mine if f.severity == Severity.WARNING and not f.waived)
     value = result_value(result, rules) if result.scenario else None
     power_value = power_eff = None
-    if result.power is not None and value is not None and value.value and result.perf and result.perf.log:
+    if (result.power is not None and result.power.run_samples is not None and value is not None and value.value
+            and result.perf and result.perf.log):
         log = result.perf.log
         try:
-            window = average_power(result.power.run_samples or "", log.get("power_begin"), log.get("power_end"))
+            window = average_power(result.power.run_samples, log.get("power_begin"), log.get("power_end"))
             spq = 8 if result.scenario == "MultiStream" else 1
             mult = 8 if (result.scenario == "MultiStream" and log.scenario == "SingleStream") else 1
             power_value, power_eff = power_metric(result.scenario, window, log.get("result_query_count"), spq,

@@ -481,18 +481,16 @@ def power_log_unparseable(ctx, rules):
         return
     st = _state(ctx, rules)
     perf = _perf(ctx)
-    for rel, text, spl, listed, error in (
-            (f"{perf}/run_1/spl.txt", power.run_spl, st.run_spl, "spl.txt" in ctx.perf_listing.files,
-             power.run_spl_error),
-            (f"{perf}/ranging/spl.txt", power.ranging_spl, st.ranging_spl, "spl.txt" in power.ranging_listing.files,
-             None)):
-        if listed and text is None:
+    for rel, spl, listed, error in (
+            (f"{perf}/run_1/spl.txt", st.run_spl, "spl.txt" in ctx.perf_listing.files, power.run_spl_error),
+            (f"{perf}/ranging/spl.txt", st.ranging_spl, "spl.txt" in power.ranging_listing.files, None)):
+        if listed and spl is None:
             reason = error or "binary or too large"
             yield finding(rel, f"power log cannot be read ({reason})", expected="a text spl.txt", actual=reason)
         elif spl is not None and spl.bad:
-            line, text_ = spl.bad[0]
+            line, text = spl.bad[0]
             yield finding(rel, f"{len(spl.bad)} unparseable line(s) in the power log",
-                          expected="Time,MM-DD-YYYY HH:MM:SS.mmm,Watts,<number>,...", actual=f"line {line}: {text_!r}",
+                          expected="Time,MM-DD-YYYY HH:MM:SS.mmm,Watts,<number>,...", actual=f"line {line}: {text!r}",
                           line=line, hint="resubmit spl.txt as the PTD client wrote it", count=len(spl.bad))
     if "ptd_logs.txt" in power.power_listing.files and power.ptd_log is None:
         yield finding(_ptd_rel(ctx), "PTD log cannot be read (binary or too large)", expected="a text log",

@@ -228,8 +228,7 @@ def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
     if err:
         errors["server.json"] = err
     return PowerCtx(rel=power_rel, power_listing=power_listing, ranging_listing=box.listing(ranging_rel),
-                    run_spl=run_spl, run_spl_error=run_spl_err, ranging_spl=ranging_spl,
-                    run_samples=parse_spl(run_spl) if run_spl is not None else None,
+                    run_samples=parse_spl(run_spl) if run_spl is not None else None, run_spl_error=run_spl_err,
                     ranging_samples=parse_spl(ranging_spl) if ranging_spl is not None else None,
                     ranging_detail=parse_log(box, f"{ranging_rel}/mlperf_log_detail.txt"), ptd_log=ptd,
                     client_json=client, server_json=server, json_errors=errors)

@@ -9,7 +9,6 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
-from typing import NamedTuple
 
 STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
@@ -55,19 +54,18 @@ class PowerWindow:
         return (self.end - self.begin).total_seconds()
 
 
-def average_power(spl: "SplParse | str", begin_stamp, end_stamp) -> PowerWindow:
-    """Average of the positive `Watts` readings strictly inside (begin, end) (official I2); ``spl`` is
-    a parsed `spl.txt` (or its text)."""
+def average_power(spl: SplParse, begin_stamp, end_stamp) -> PowerWindow:
+    """Average of the positive `Watts` readings of a parsed `spl.txt` strictly inside (begin, end)
+    (official I2)."""
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
-    parsed = parse_spl(spl) if isinstance(spl, str) else spl
     total, count = 0.0, 0
-    for watts in window_watts(parsed, begin, end):
+    for watts in window_watts(spl, begin, end):
         if watts > 0:
             total += watts  # in file order, as the official checker adds them
             count += 1
     if count == 0:
         raise PowerError(f"no power samples between {begin_stamp} and {end_stamp}")
-    return PowerWindow(count, total / count, begin, end, len(parsed.bad))
+    return PowerWindow(count, total / count, begin, end, len(spl.bad))
 
 
 def power_metric(scenario: str, window: PowerWindow, query_count: float | None, samples_per_query: int,
@@ -122,16 +120,6 @@ def minute_epoch(prefix: str) -> float | None:
     return day + hour * 3600 + minute * 60
 
 
-class SplSample(NamedTuple):
-    line: int  # 1-based line number in spl.txt
-    us: int  # timestamp, microseconds since the epoch (read as UTC)
-    watts: float
-
-    @property
-    def stamp(self) -> datetime:
-        return from_us(self.us)
-
-
 @dataclass(frozen=True)
 class SplParse:
     """Every `Time,` record of a `spl.txt` (as columns: a log has thousands), plus the lines that are
@@ -147,10 +135,6 @@ class SplParse:
     lines: tuple[int, ...]  # 1-based line numbers of the records
     bad: tuple[tuple[int, str], ...] = ()
     stray: tuple[tuple[int, str], ...] = ()
-
-    @property
-    def samples(self) -> tuple[SplSample, ...]:
-        return tuple(map(SplSample, self.lines, self.us, self.watts))
 
 
 #: A PTD client record at a line start: `Time,MM-DD-YYYY HH:MM:SS.fff,Watts,<w>,...` (watts is field 3).

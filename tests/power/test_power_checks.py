@@ -62,7 +62,7 @@ def test_docstring_sections_and_severities(check):
 
 def test_garbage_power_logs_give_findings_not_tracebacks():
     spl = parse_spl("Time,bad\n\x00\ufffd\nTime,01-01-2024 00:00:00.000,Watts,5\n\n# stray\n")
-    assert len(spl.samples) == 1 and len(spl.bad) == 2 and len(spl.stray) == 1
+    assert len(spl.us) == 1 and len(spl.bad) == 2 and len(spl.stray) == 1
     scan = scan_ptd_log("garbage\n13-45-2024 10:00:00.000: Go with mark 's_ranging'\nERROR: no stamp\n", "s", 0,
                         None, None, 800, [], ["USB."], "Uncertainty")
     assert scan.crash is not None and scan.crash.line == 2 and scan.ranging_start is None
