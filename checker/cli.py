@@ -73,8 +73,7 @@ def check(
     """
     from checker.commands.diff import open_source
     from checker.engine import check_tree
-    from checker.loaders.detect import detect_round
-    from checker.loaders.rules import load_rules
+    from checker.loaders.detect import rules_for
     from checker.commands.report import read_waivers, render_format, waive
 
     if not os.path.isdir(path):
@@ -85,11 +84,7 @@ def check(
         _fail(str(exc))
     path = source.path
     try:
-        if round:
-            rules, reason = load_rules(round), "selected with --round"
-        else:
-            name, reason = detect_round(path)
-            rules = load_rules(name)
+        rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
         report = _with_progress(lambda progress: check_tree(
             path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,

@@ -49,19 +49,14 @@ def check_round(root: Path | str, warn: Warn = lambda m: None, round_name: str |
     """Check a tree with the engine and build its audit inputs; None (after a warning) when the
     tree cannot be checked (not a folder, round unknown or not detectable)."""
     from checker.engine import check_tree
-    from checker.loaders.detect import detect_round
-    from checker.loaders.rules import load_rules
+    from checker.loaders.detect import rules_for
 
     path = str(root)
     if not os.path.isdir(path):
         warn(f"{path}: not a directory")
         return None
     try:
-        if round_name:
-            rules, reason = load_rules(round_name), "selected with --round"
-        else:
-            name, reason = detect_round(path)
-            rules = load_rules(name)
+        rules, reason = rules_for(path, round_name)
         report = check_tree(path, rules, round_reason=reason, jobs=jobs)
     except MlpcError as exc:
         warn(f"{path}: {exc}")

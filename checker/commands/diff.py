@@ -74,20 +74,11 @@ def open_source(path: str, git_ref: str | None, use_cache: bool, cache_dir: str 
     return Source(path=checkout.path, label=checkout.label, cache=cache, commit=checkout.commit)
 
 
-def _rules(path: str, round_name: str | None):
-    from checker.loaders.detect import detect_round
-    from checker.loaders.rules import load_rules
-
-    if round_name:
-        return load_rules(round_name), "selected with --round"
-    name, reason = detect_round(path)
-    return load_rules(name), reason
-
-
 def _check(path: str, round_name: str | None, cache, jobs: int):
     from checker.engine import check_tree
+    from checker.loaders.detect import rules_for
 
-    rules, reason = _rules(path, round_name)
+    rules, reason = rules_for(path, round_name)
     return check_tree(path, rules, round_reason=reason, jobs=jobs or None, cache=cache), rules
 
 

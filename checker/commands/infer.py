@@ -135,14 +135,13 @@ def infer(
     import os
 
     from checker.diagnostics import MlpcError
-    from checker.loaders.detect import detect_round
-    from checker.loaders.rules import load_rules
+    from checker.loaders.detect import rules_for
     from checker.loaders.tree_writer import TreeWriteError, check_destination, describe_submitters, open_staging
 
     err = _err()
     try:
         source, dest = check_destination(src, out)
-        rules = load_rules(round) if round else load_rules(detect_round(source)[0])
+        rules, _ = rules_for(source, round)
         layouts = describe_submitters(source, rules.divisions)
     except MlpcError as exc:
         _fail(str(exc))

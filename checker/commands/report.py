@@ -199,19 +199,14 @@ def report(
     Exit codes: 0 written, 2 usage error.
     """
     from checker.engine import check_tree
-    from checker.loaders.detect import detect_round
-    from checker.loaders.rules import load_rules
+    from checker.loaders.detect import rules_for
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
     try:
         if _inside(out, path):
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
-        if round:
-            rules, reason = load_rules(round), "selected with --round"
-        else:
-            name, reason = detect_round(path)
-            rules = load_rules(name)
+        rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
         result = _progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
                                                         jobs=jobs or None, progress=progress), quiet)

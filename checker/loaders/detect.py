@@ -8,6 +8,7 @@ from collections import Counter
 from checker.diagnostics import MlpcError
 from checker.loaders.loadgen_log import LogReadError, parse_detail_log
 from checker.loaders.rules import available_rounds, load_rules
+from checker.models.rules import RoundRules
 
 MAX_LOGS = 40
 
@@ -59,3 +60,12 @@ def detect_round(root: str) -> tuple[str, str]:
         return name, f"{votes} of {len(logs)} sampled logs have a LoadGen version of round {name} ({seen}); seeds match no round"
     raise MlpcError(f"cannot detect the round: LoadGen versions {seen} and seeds match no known round "
                     f"({', '.join(rounds)}); pass --round")
+
+
+def rules_for(root: str, round_name: str | None = None) -> tuple[RoundRules, str]:
+    """The rules of ``round_name`` (``--round``) or of the round detected in ``root``, with the reason
+    a report states. Raises MlpcError for an unknown or undetectable round."""
+    if round_name:
+        return load_rules(round_name), "selected with --round"
+    name, reason = detect_round(root)
+    return load_rules(name), reason
