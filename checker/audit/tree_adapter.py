@@ -70,7 +70,12 @@ def submissions_from_tree(root: Path | str, warn: Warn = lambda m: None, round_l
     """Every result the engine reads in the tree, valid or not, named by its model folder — the raw
     figures, for analyses. (The audit commands use :func:`check_round`: valid results only, canonical
     model names.) ``round_label`` overrides the label stored on each Submission."""
-    checked = check_round(root, warn, round_name=round_name, valid_only=False, folder_models=True)
+    return _labelled(check_round(root, warn, round_name=round_name, valid_only=False, folder_models=True),
+                     round_label)
+
+
+def _labelled(checked: Checked | None, round_label: str | None) -> list[Submission]:
+    """The submissions of a checked tree (none when it could not be checked), relabelled."""
     if checked is None:
         return []
     subs = list(checked.inputs.submissions)
@@ -109,13 +114,7 @@ def load_submissions(source: Path | str, warn: Warn = lambda m: None, round_labe
     """A ``.json`` file of Submissions, or a tree checked by the engine (valid results only)."""
     if is_json_file(source):
         return submissions_from_json(source, warn)
-    checked = check_round(source, warn, round_name=round_name, jobs=jobs)
-    if checked is None:
-        return []
-    subs = list(checked.inputs.submissions)
-    if round_label is not None:
-        subs = [s.model_copy(update={"round": round_label}) for s in subs]
-    return subs
+    return _labelled(check_round(source, warn, round_name=round_name, jobs=jobs), round_label)
 
 
 __all__ = ["Checked", "check_round", "is_json_file", "load_submissions", "submissions_from_json",

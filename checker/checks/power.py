@@ -114,6 +114,15 @@ def _scan_usable(st: _State) -> bool:
             and s.uncertainty_line.time < s.ranging_start)
 
 
+def _official_event(ctx, rules, grade: str):
+    """The PTD event at which the official walk stops, when the walk got there and it has ``grade``."""
+    if ctx.power is None:
+        return None
+    st = _state(ctx, rules)
+    event = st.scan.official if _scan_usable(st) else None
+    return event if event is not None and event.grade == grade else None
+
+
 # --- checks -----------------------------------------------------------------------------------------
 
 
@@ -314,11 +323,8 @@ def uncertainty_above_limit(ctx, rules):
     Data used: `power.ptd_uncertainty_error_pattern`, `power.time_delta_tolerance_ms`.
     Stricter than official: no. Uncertainty lines the official walk does not reach are PW017.
     """
-    if ctx.power is None:
-        return
-    st = _state(ctx, rules)
-    if _scan_usable(st) and st.scan.official and st.scan.official.grade == "uncertainty-error":
-        ev = st.scan.official
+    ev = _official_event(ctx, rules, "uncertainty-error")
+    if ev is not None:
         yield finding(_ptd_rel(ctx), f"{ev.kind}: {ev.message} during the testing phase",
                       expected="uncertainty at most 1% during the load", actual=ev.message, line=ev.line.line,
                       hint="fix the meter range and rerun the power measurement")
@@ -337,11 +343,8 @@ def ptd_log_error_outside_ranging(ctx, rules):
     Data used: `power.ptd_testing_errors_as_warnings`.
     Stricter than official: no.
     """
-    if ctx.power is None:
-        return
-    st = _state(ctx, rules)
-    if _scan_usable(st) and st.scan.official and st.scan.official.grade == "error-outside-ranging":
-        ev = st.scan.official
+    ev = _official_event(ctx, rules, "error-outside-ranging")
+    if ev is not None:
         yield finding(_ptd_rel(ctx), f"ERROR outside the ranging phase: {ev.message}",
                       expected="ERROR lines only during ranging", actual=ev.line.text.strip(), line=ev.line.line,
                       hint="fix the meter problem and rerun the power measurement")
@@ -362,11 +365,8 @@ def ptd_log_warning(ctx, rules):
     Data used: `power.ptd_common_ranging_errors`, `power.ptd_testing_errors_as_warnings`.
     Stricter than official: no (same warning).
     """
-    if ctx.power is None:
-        return
-    st = _state(ctx, rules)
-    if _scan_usable(st) and st.scan.official and st.scan.official.grade == "warning":
-        ev = st.scan.official
+    ev = _official_event(ctx, rules, "warning")
+    if ev is not None:
         yield finding(_ptd_rel(ctx), f"{ev.kind}: {ev.message} ({ev.reason}, treated as a warning)",
                       expected="no PTD warnings", actual=ev.line.text.strip(), line=ev.line.line,
                       hint="accepted by the official checker; reviewers may ask about it")
