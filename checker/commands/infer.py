@@ -157,35 +157,24 @@ def infer(
         err.print(f"dry run: {len(steps)} folder(s) to create; would write {dest}; nothing written", markup=False)
         raise typer.Exit(0)
     try:
-        staging = open_staging(source, dest)
+        with open_staging(source, dest) as staging:
+            staging.copy_tree()
+            made = 0
+            for number, step in enumerate(steps, start=1):
+                if os.path.islink(staging.abs(step.src_rel)):
+                    err.print(f"note: {step.src_rel} is a link; not copied to {step.dst_rel}", markup=False)
+                    continue
+                files = staging.copy_subtree(step.src_rel, step.dst_rel)
+                made += 1
+                if not quiet:
+                    value = ""
+                    if step.kind == "results":
+                        value = ": " + _inferred_value(
+                            staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target,
+                            step.model, rules)
+                    err.print(f"[{number}/{len(steps)}] {step.dst_rel} <- {step.src_rel.rsplit('/', 1)[-1]} "
+                              f"({files} files){value}", markup=False)
     except TreeWriteError as exc:
         _fail(str(exc))
-    try:
-        staging.copy_tree()
-        made = 0
-        for number, step in enumerate(steps, start=1):
-            if os.path.islink(staging.abs(step.src_rel)):
-                err.print(f"note: {step.src_rel} is a link; not copied to {step.dst_rel}", markup=False)
-                continue
-            files = staging.copy_subtree(step.src_rel, step.dst_rel)
-            made += 1
-            if not quiet:
-                value = ""
-                if step.kind == "results":
-                    value = ": " + _inferred_value(
-                        staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target,
-                        step.model, rules)
-                err.print(f"[{number}/{len(steps)}] {step.dst_rel} <- {step.src_rel.rsplit('/', 1)[-1]} "
-                          f"({files} files){value}", markup=False)
-        staging.commit()
-    except TreeWriteError as exc:
-        staging.abort()
-        _fail(str(exc))
-    except OSError as exc:
-        staging.abort()
-        _fail(f"writing failed, nothing written: {exc}")
-    except BaseException:
-        staging.abort()
-        raise
     err.print(f"wrote {dest}: {made} inferred folder(s) added (round {rules.round}), {staging.files} files in all; "
               f"check it with `mlpc check {dest}`", markup=False)

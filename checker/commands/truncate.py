@@ -82,25 +82,13 @@ def truncate(
                       markup=False)
 
     try:
-        staging = open_staging(source, dest)
+        with open_staging(source, dest) as staging:
+            outcomes = apply_truncation(staging, items, progress)
+            failed = [o for o in outcomes if o.error]
+            if failed:
+                _fail(f"{len(failed)} log(s) could not be truncated; nothing written", 1)
     except TreeWriteError as exc:
         _fail(str(exc))
-    try:
-        outcomes = apply_truncation(staging, items, progress)
-        failed = [o for o in outcomes if o.error]
-        if failed:
-            staging.abort()
-            _fail(f"{len(failed)} log(s) could not be truncated; nothing written", 1)
-        staging.commit()
-    except TreeWriteError as exc:
-        staging.abort()
-        _fail(str(exc))
-    except OSError as exc:
-        staging.abort()
-        _fail(f"writing failed, nothing written: {exc}")
-    except BaseException:
-        staging.abort()
-        raise
     truncated = sum(1 for o in outcomes if o.item.action == "truncate")
     before = sum(o.item.log_size or 0 for o in outcomes)
     after = sum(o.new_size or 0 for o in outcomes)

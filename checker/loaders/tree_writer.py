@@ -153,7 +153,10 @@ def compare_folders(root: str, source_rel: str, copy_rel: str) -> CopyComparison
 
 @dataclass
 class Staging:
-    """A destination being written: all writes go below ``path`` until :meth:`commit`."""
+    """A destination being written: all writes go below ``path`` until :meth:`commit`.
+
+    As a context manager it commits when the block ends normally and removes everything it wrote
+    when the block raises; a file-system error becomes a TreeWriteError ("nothing written")."""
 
     source: str
     dest: str
@@ -244,6 +247,17 @@ class Staging:
 
     def abort(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)
+
+    def __enter__(self) -> "Staging":
+        return self
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if kind is None:
+            self.commit()
+            return
+        self.abort()
+        if issubclass(kind, OSError):
+            raise TreeWriteError(f"writing failed, nothing written: {exc}") from None
 
 
 def _umask() -> int:
