@@ -54,7 +54,7 @@ def test_fixture_emits_its_code(code, tmp_path):
 def test_build_matches_the_committed_trees(tmp_path):
     for name in ("_base", "_base_resnet", "CP014", "ST001"):
         gen.build(name, str(tmp_path / name))
-        assert gen._same_tree(str(tmp_path / name), os.path.join(FIXTURES, name)), name
+        assert gen.same_tree(str(tmp_path / name), os.path.join(FIXTURES, name)), name
 
 
 def test_every_base_and_round_is_used():
