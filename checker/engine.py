@@ -39,10 +39,22 @@ PROFILES = {
 }
 
 
+_SEVERITIES: dict[tuple[int, Profile], tuple[RoundRules, dict[str, Severity]]] = {}
+
+
 def _severity(code: str, rules: RoundRules, profile: Profile) -> Severity:
-    overrides = dict(profile.overrides)
-    name = overrides.get(code) or rules.severities.get(code, "error")
-    return Severity(name)
+    """The severity of ``code`` under the round file and the profile; looked up once per code (the
+    engine asks for every check on every result)."""
+    entry = _SEVERITIES.get((id(rules), profile))
+    if entry is None or entry[0] is not rules:
+        if len(_SEVERITIES) > 16:
+            _SEVERITIES.clear()
+        entry = _SEVERITIES[(id(rules), profile)] = (rules, {})
+    known = entry[1].get(code)
+    if known is None:
+        name = dict(profile.overrides).get(code) or rules.severities.get(code, "error")
+        known = entry[1][code] = Severity(name)
+    return known
 
 
 def _scope_key(check: Check, ctx) -> str:

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import glob
 import os
+import struct
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from checker.audit import compliance
+from checker.audit import verify_tests as vt
+from checker.loaders.audit_spec import load_round_spec
 from checker.metrics import power, ptd_log
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions")
@@ -79,6 +82,77 @@ def test_entry_regex_matches_json_decoding(entry, edge):
     text = text[1:].strip() if text.startswith("[") else text
     text = text[:-1].strip() if text.endswith("]") else text
     assert compliance._parse_entry_line(line) == compliance._parse_entry_json(text)
+
+
+# --- TEST06 token verification ----------------------------------------------------------------------
+
+def _test06_by_full_unpack(samples, scenario, eos, width):
+    """The TEST06 figures from fully unpacked token lists (the general path; verify_test06 only reads
+    the ends of each output)."""
+    def tokens(data):
+        try:
+            raw = bytes.fromhex(data)
+        except ValueError:
+            return None
+        if len(raw) % width:
+            return None
+        return [int.from_bytes(raw[i:i + width], "little", signed=True) for i in range(0, len(raw), width)]
+    official, eos_bad, first_bad, len_bad = None, [], [], []
+    for entry in samples:
+        toks = tokens(entry.data)
+        if toks is None:
+            len_bad.append(entry.qsl_idx)
+            eos_bad.append(entry.qsl_idx)
+            continue
+        if official is None:
+            i, n = len(toks) - 1, 0
+            while i > 0:
+                if toks[i] == eos:
+                    n += 1
+                if n >= 2:
+                    official = len(toks) == 2
+                    break
+                if toks[i] != eos:
+                    break
+                i -= 1
+        run = 0
+        for t in reversed(toks):
+            if t != eos:
+                break
+            run += 1
+        if run >= 2 and not (len(toks) == 2 and run == 2):
+            eos_bad.append(entry.qsl_idx)
+        if entry.token_count != len(toks):
+            len_bad.append(entry.qsl_idx)
+        if entry.token_data is not None:
+            first = tokens(entry.token_data)
+            if first is None or any(a != b for a, b in zip(first, toks)) or (not first and toks):
+                first_bad.append(entry.qsl_idx)
+    return (True if official is None else official), eos_bad, first_bad, len_bad
+
+
+_token_list = st.lists(st.sampled_from([2, 2, 2, 5, -1, 300]), max_size=6)
+_test06_entry = st.builds(
+    lambda i, toks, first, count, cut: vt.OutputEntry(
+        i, struct.pack(f"<{len(toks)}i", *toks).hex().upper()[:None if cut is None else cut],
+        None if first is None else struct.pack(f"<{len(first)}i", *first).hex().upper(),
+        len(toks) if count is None else count),
+    st.integers(0, 50), _token_list, st.none() | st.lists(st.sampled_from([2, 5, 7]), max_size=2),
+    st.none() | st.integers(0, 7), st.none() | st.integers(0, 30))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_test06_entry, max_size=5), st.sampled_from(["Offline", "Server"]))
+@example([vt.OutputEntry(0, struct.pack("<2i", 2, 2).hex(), None, 2),  # the official scan skips index 0
+          vt.OutputEntry(1, struct.pack("<3i", 5, 2, 2).hex(), None, 3)], "Offline")
+def test_test06_ends_only_matches_full_unpack(samples, scenario):
+    rule = load_round_spec("v4.1").tests["TEST06"].llm_output
+    verdict = vt.verify_test06(samples, scenario, 2, rule, element_bytes=4)
+    official, eos_bad, first_bad, len_bad = _test06_by_full_unpack(samples, scenario, 2, 4)
+    assert verdict.eos_official == official
+    assert verdict.eos_violations == tuple(eos_bad[:20])
+    assert verdict.first_token_violations == tuple(first_bad[:20])
+    assert verdict.length_violations == tuple(len_bad[:20])
 
 
 # --- ptd_logs.txt ---------------------------------------------------------------------------------
