@@ -8,6 +8,7 @@ the closed-division codes.
 from __future__ import annotations
 
 from checker.checks.base import check, finding
+from checker.checks.memo import per_context
 from checker.metrics.accuracy_metrics import HASH_RE, read_accuracy
 from checker.metrics.rounding import format_sig
 
@@ -22,9 +23,6 @@ def _reading(ctx, rules):
     return read_accuracy(acc.accuracy_txt, rules.accuracy_patterns, targets, limits), model
 
 
-_MEMO: dict[int, tuple[object, list]] = {}
-
-
 def _shown(found: str) -> str:
     """An accuracy value as people should read it: five significant figures, half to even (rules
     4.1.1), with the text of accuracy.txt in brackets when it differs. Comparisons use the float."""
@@ -37,17 +35,11 @@ def _shown(found: str) -> str:
     return rounded if rounded == found else f"{rounded} (written {found})"
 
 
+@per_context
 def accuracy_problems(ctx, rules):
     """Every accuracy problem of a result as (kind, finding); shared by closed and open checks
     (computed once per result and remembered while that result is being checked)."""
-    hit = _MEMO.get(id(ctx))
-    if hit is not None and hit[0] is ctx:
-        return hit[1]
-    if len(_MEMO) > 64:
-        _MEMO.clear()
-    problems = list(_accuracy_problems(ctx, rules))
-    _MEMO[id(ctx)] = (ctx, problems)
-    return problems
+    return list(_accuracy_problems(ctx, rules))
 
 
 def _accuracy_problems(ctx, rules):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from checker.checks.base import check, finding
+from checker.checks.memo import per_context
 from checker.metrics.bandwidth import declared_types, load_appendix_b, minimum
 from checker.metrics.nic import parse_system_network
 from checker.results import result_value
@@ -58,6 +59,13 @@ def _throughput(ctx, rules) -> tuple[float | None, str]:
     return float(value.value), f"{value.key}={value.value:g} samples/s"
 
 
+@per_context
+def _capacity(system, rules):
+    """The declared network capacity of a system (shared by all its results)."""
+    return parse_system_network(system.data)
+
+
+@per_context
 def _evaluate(ctx, rules, direction: str):
     """Shared body of BW001/BW002/BW003: (finding kind, minimum, capacity, throughput text, device pointer)."""
     system = ctx.system
@@ -71,7 +79,7 @@ def _evaluate(ctx, rules, direction: str):
     throughput, how = _throughput(ctx, rules)
     if throughput is None:
         return None
-    capacity = parse_system_network(data)
+    capacity = _capacity(system, rules)
     if not capacity.ok:
         return None
     impl = ctx.measurements.impl_json if isinstance(ctx.measurements.impl_json, dict) else {}

@@ -12,9 +12,9 @@ import os
 
 from checker.audit.compliance import CODES, verify_compliance_dir
 from checker.checks.base import Check
+from checker.checks.memo import per_context
 from checker.loaders.audit_spec import load_round_spec
 
-_MEMO: dict[int, tuple[object, list]] = {}
 
 # code -> (summary, what it checks, why, failing example, how to fix, stricter than official)
 DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
@@ -106,18 +106,13 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
 }
 
 
+@per_context
 def _findings(ctx, rules) -> list:
-    hit = _MEMO.get(id(ctx))
-    if hit is not None and hit[0] is ctx:
-        return hit[1]
-    if len(_MEMO) > 64:
-        _MEMO.clear()
     found: list = []
     if ctx.division in ("closed", "network") and ctx.scenario is not None:
         base = ctx.submission_root
         found = verify_compliance_dir(os.path.join(base, ctx.compliance_rel), os.path.join(base, ctx.rel),
                                       ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base)
-    _MEMO[id(ctx)] = (ctx, found)
     return found
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from checker.checks.base import check, finding
+from checker.checks.memo import per_context
 from checker.metrics import ptd_log
 from checker.metrics.power import (
     PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent,
@@ -46,7 +47,6 @@ class _State:
     scan: ptd_log.PtdScan | None
 
 
-_CACHE: dict[int, tuple[object, object, _State]] = {}
 
 
 def _window(parsed) -> _Window | None:
@@ -69,11 +69,10 @@ def _session(power, name: str) -> dict | None:
     return data if not ptd_log.missing_session_keys(data) else None
 
 
+@per_context
 def _state(ctx, rules) -> _State:
+    """What the PW checks of one result share: the power windows, the session files and the PTD scan."""
     power = ctx.power
-    hit = _CACHE.get(id(power))
-    if hit and hit[0] is power and hit[1] is rules:
-        return hit[2]
     run_spl, ranging_spl = power.run_samples, power.ranging_samples
     run_window = _window(ctx.perf)
     ranging_window = _window(power.ranging_detail)
@@ -92,9 +91,6 @@ def _state(ctx, rules) -> _State:
                                     p.time_delta_tolerance_ms, p.ptd_common_ranging_errors,
                                     p.ptd_testing_errors_as_warnings, p.ptd_uncertainty_error_pattern)
     state = _State(run_spl, ranging_spl, run_window, ranging_window, client, server, scan)
-    if len(_CACHE) > 16:
-        _CACHE.clear()
-    _CACHE[id(power)] = (power, rules, state)
     return state
 
 

@@ -181,8 +181,10 @@ def test_ptd_candidate_lines_on_published_logs():
             assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args), path
 
 
+_ptd_stamp = st.builds(lambda stamp, year: stamp.replace("-2024 ", f"-{year} "), _stamp,
+                       st.sampled_from(["2024", "2024", "2023", "0000"]))  # Feb 29 of 2023, year 0: impossible
 _ptd_line = st.one_of(
-    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _stamp, st.sampled_from([
+    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _ptd_stamp, st.sampled_from([
         "ERROR: Can't evaluate uncertainty of this sample!", "WARNING: Uncertainty unknown for the last sample!",
         "WARNING: Uncertainty 1.52%, which is above 1.00% limit for the last sample!", "ERROR: USB.",
         "Go with mark 's_ranging'", "Go with mark 's_testing'", "Completed test", "ERROR: odd", "WARNING:",
@@ -196,3 +198,13 @@ def test_ptd_candidate_lines_match_full_walk(lines, eol):
     text = eol.join(lines)
     args = ("s", 0.0, 1704067200.0, 1735689600.0, 800, *_PTD_ARGS)
     assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ptd_line, max_size=15), st.sampled_from(["\n", "\r\n"]))
+def test_ptd_stamp_check_never_misses_an_impossible_stamp(lines, eol):
+    text = eol.join(lines)
+    split = text.split("\n")
+    bad = any(ptd_log._stamp_epoch(line[:23]) is ptd_log._BAD for line in split)
+    if bad:
+        assert not ptd_log._stamps_all_valid(split)

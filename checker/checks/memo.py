@@ -1,0 +1,34 @@
+"""Remember what several checks of one context compute in common.
+
+Checks are pure functions of (context, rules), so a value derived from a context can be shared by
+every check that runs on it: the compliance verification, the accuracy problems, the power state
+and the bandwidth evaluation are each computed once per result. Contexts are compared by identity
+(they are frozen and the engine checks one at a time), and only the last few are kept.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable, TypeVar
+
+T = TypeVar("T")
+KEEP = 64  # contexts remembered per function; the engine finishes a result before the next one
+
+
+def per_context(func: Callable[..., T]) -> Callable[..., T]:
+    """``func(ctx, rules, *extra)``, computed once per (ctx, rules, extra) while ctx is recent."""
+    memo: dict[tuple, tuple[object, object, T]] = {}
+
+    @functools.wraps(func)
+    def remembered(ctx, rules, *extra):
+        key = (id(ctx), id(rules), extra)
+        hit = memo.get(key)
+        if hit is not None and hit[0] is ctx and hit[1] is rules:
+            return hit[2]
+        if len(memo) >= KEEP:
+            memo.clear()
+        value = func(ctx, rules, *extra)
+        memo[key] = (ctx, rules, value)
+        return value
+
+    return remembered
