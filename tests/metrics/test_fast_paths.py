@@ -41,13 +41,33 @@ _record = st.builds(lambda stamp, w: f"Time,{stamp},Watts,{w},Volts,120.0,Amps,1
 _spl_line = st.one_of(_record, _record, _record, st.sampled_from(["", "# stray", "Time,bad", "\ufffd"]))
 
 
+def _spl_pair(stamp: str, watts: str = "12.5") -> list[str]:
+    """A good record followed by one with the given stamp / watts."""
+    return [f"Time,07-25-2024 18:26:24.892,Watts,537.000000,Volts,117.8,Mark,s_testing",
+            f"Time,{stamp},Watts,{watts},Volts,117.8,Mark,s_testing"]
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_spl_line, max_size=12), st.sampled_from(["\n", "\r\n"]), st.sampled_from(["", "\n", "\n\n"]))
+@example(_spl_pair("07-25-2024 18:26:60.892"), "\n", "\n")  # one field out of range at a time
+@example(_spl_pair("02-30-2024 18:26:25.892"), "\n", "\n")
+@example(_spl_pair("02-29-2023 18:26:25.892"), "\n", "\n")
+@example(_spl_pair("13-01-2024 18:26:25.892"), "\n", "\n")
+@example(_spl_pair("07-25-2024 24:26:25.892"), "\n", "\n")
+@example(_spl_pair("07-25-2024 18:60:25.892"), "\n", "\n")
+@example(_spl_pair("07-25-0000 18:26:25.892"), "\n", "\n")
+@example(_spl_pair("07-25-2024 18:26:25,892"), "\n", "\n")
+@example(_spl_pair("07-25-2024 18:26:25.892", "nan"), "\r\n", "\n")
+@example(_spl_pair("07-25-2024 18:26:25.892", "1_000"), "\n", "")
+@example(_spl_pair("07-25-2024 18:26:25.892", " 7 "), "\n", "")
+@example(_spl_pair("07-25-2024 18:26:25.892", ""), "\n", "")
+@example(_spl_pair("07-25-2024 18:26:25.892") + [""] + _spl_pair("07-25-2024 18:26:26.892"), "\n", "\n")
 def test_spl_fast_path_matches_line_by_line(lines, eol, tail):
     text = eol.join(lines) + tail
     fast = power._parse_spl_fast(text) if text else None
     if fast is not None:  # repr: a "nan" reading is equal to itself there
         assert repr(fast) == repr(power._parse_spl_lines(text))
+    assert repr(power.parse_spl(text)) == repr(power._parse_spl_lines(text))
 
 
 def test_spl_fast_path_on_published_logs():
