@@ -8,6 +8,7 @@ separately what it misses. No IO: callers pass the file texts and parsed JSON.
 from __future__ import annotations
 
 import re
+from itertools import count, repeat
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -233,9 +234,10 @@ def _stamps_all_valid(lines: list[str]) -> bool:
     return True
 
 
-def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str]], list[int]]:
-    """(number of lines, the (1-based number, text) of every line the walk must look at, the lines
-    with non-UTF-8 bytes). Lines as ``str.splitlines`` cuts them.
+def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], list[int]]:
+    """(number of lines, the (1-based number, text, stamp) of every line the walk must look at, the
+    lines with non-UTF-8 bytes). Lines as ``str.splitlines`` cuts them; the stamp is what
+    ``_stamp_epoch`` gives for the line, or _MISS when the walk must work it out itself.
 
     A PTD log has thousands of lines, most of them plain readings the walk skips. When every
     timestamp in the file is valid and lines end in "\n" or "\r\n" only (every published log),
@@ -246,16 +248,64 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str]], list[int]]:
         lines = text.split("\n")
         if text.endswith("\n"):
             lines.pop()
-        if _stamps_all_valid(lines):
-            keep = [(n, line) for n, line in enumerate(lines, 1)
+        stamps = _line_stamps(text, lines) if text.isascii() else None
+        if stamps is None and _stamps_all_valid(lines):
+            stamps = repeat(_MISS)
+        if stamps is not None:
+            keep = [(n, line, t) for n, line, t in zip(count(1), lines, stamps)
                     if "WARNING:" in line or "ERROR:" in line or "Go with mark" in line or "Completed test" in line
                     or "Uncertainty" in line]
             if "\r" in text:  # "\r\n" line ends: drop the "\r" of the kept lines
-                keep = [(n, line[:-1] if line.endswith("\r") else line) for n, line in keep]
+                keep = [(n, line[:-1] if line.endswith("\r") else line, t) for n, line, t in keep]
             undecodable = [n for n, line in enumerate(lines, 1) if "\ufffd" in line] if "\ufffd" in text else []
             return len(lines), keep, undecodable
     lines = text.splitlines()
-    return len(lines), list(enumerate(lines, 1)), [n for n, line in enumerate(lines, 1) if "\ufffd" in line]
+    return (len(lines), [(n, line, _MISS) for n, line in enumerate(lines, 1)],
+            [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
+
+
+#: Offsets of the digits and separators of `MM-DD-YYYY HH:MM:SS.fff` (offset 19 may be any character).
+_STAMP_DIGITS = (0, 1, 3, 4, 6, 7, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22)
+_STAMP_PUNCT = ((2, "-"), (5, "-"), (10, " "), (13, ":"), (16, ":"))
+
+
+def _line_stamps(text: str, lines: list[str]) -> list | None:
+    """``_stamp_epoch`` of the first 23 characters of every line of an ASCII text, computed with numpy
+    over the bytes (a log has thousands of stamped lines); None when a stamp has the right shape but
+    an impossible value (the walk must then look at every line). Each distinct minute goes through
+    ``minute_epoch`` and the seconds are added as ``_epoch`` adds them, so the floats are the same."""
+    import numpy as np  # only power results need it; kept out of start-up
+
+    n = len(lines)
+    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=n)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1] + 1, out=starts[1:])
+    long_enough = np.flatnonzero(lengths >= 23)
+    buf = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
+    head = buf[starts[long_enough][:, None] + np.arange(23)]
+    digits = head[:, _STAMP_DIGITS].astype(np.int64) - 48
+    shaped = ((digits >= 0) & (digits <= 9)).all(axis=1)
+    for column, char in _STAMP_PUNCT:
+        shaped &= head[:, column] == ord(char)
+    rows = long_enough[shaped]
+    d = digits[shaped]
+    out = np.full(n, None, dtype=object)
+    if len(rows):
+        minute_key = ((((d[:, 4] * 10 + d[:, 5]) * 100 + d[:, 6] * 10 + d[:, 7]) * 100 + d[:, 0] * 10 + d[:, 1]) * 100
+                      + d[:, 2] * 10 + d[:, 3]) * 10000 + (d[:, 8] * 10 + d[:, 9]) * 100 + d[:, 10] * 10 + d[:, 11]
+        _, first, which = np.unique(minute_key, return_index=True, return_inverse=True)
+        bases = []
+        for row in rows[first].tolist():
+            epoch = _minute_epoch(lines[row][:16])
+            if epoch is None:
+                return None
+            bases.append(epoch)
+        seconds = d[:, 12] * 10 + d[:, 13]
+        if int(seconds.max()) > 61:
+            return None
+        millis = d[:, 14] * 100 + d[:, 15] * 10 + d[:, 16]
+        out[rows] = ((np.array(bases, dtype=np.float64)[which] + seconds) + millis / 1000).tolist()
+    return out.tolist()
 
 
 _MISS = object()
@@ -306,11 +356,12 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     times: dict[str, float | str | None] = {}  # first 23 characters -> epoch, _BAD or None (no stamp)
     stamped: dict[str, tuple] = {}  # text after a stamp -> _describe(...)
     unstamped: dict[str, tuple] = {}  # whole text of a line without a stamp -> _describe(...)
-    for number, raw in candidates:
-        head = raw[:23]
-        t = times.get(head, _MISS)
+    for number, raw, t in candidates:
         if t is _MISS:
-            t = times[head] = _stamp_epoch(head)
+            head = raw[:23]
+            t = times.get(head, _MISS)
+            if t is _MISS:
+                t = times[head] = _stamp_epoch(head)
         if t is None:
             info = unstamped.get(raw) or unstamped.setdefault(raw, _describe(raw, raw[:300]))
         else:

@@ -181,7 +181,7 @@ def _scan_all_lines(text: str, *args):
     """The walk with every line as a candidate (the general path of ``_candidate_lines``)."""
     real = ptd_log._candidate_lines
     lines = text.splitlines()
-    ptd_log._candidate_lines = lambda t: (len(lines), list(enumerate(lines, 1)),
+    ptd_log._candidate_lines = lambda t: (len(lines), [(n, line, ptd_log._MISS) for n, line in enumerate(lines, 1)],
                                           [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
     try:
         return ptd_log.scan_ptd_log(text, *args)
@@ -228,3 +228,20 @@ def test_ptd_stamp_check_never_misses_an_impossible_stamp(lines, eol):
     bad = any(ptd_log._stamp_epoch(line[:23]) is ptd_log._BAD for line in split)
     if bad:
         assert not ptd_log._stamps_all_valid(split)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_ptd_line, max_size=15))
+@example(["07-25-2024 18:26:62.000: x"])  # one impossible field at a time
+@example(["02-29-2023 18:26:25.000: x"])
+@example(["07-25-0000 18:26:25.000: x"])
+@example(["07-25-2024 18:26:25x123: x", "07-25-2024 18:26:25.12", "", "07-25-2024 18:26:25.123"])
+def test_ptd_vectorised_stamps_match_per_line(lines):
+    text = "\n".join(lines)
+    split = text.split("\n")
+    got = ptd_log._line_stamps(text, split)
+    want = [ptd_log._stamp_epoch(line[:23]) for line in split]
+    if any(w is ptd_log._BAD for w in want):
+        assert got is None
+    else:
+        assert got == want
