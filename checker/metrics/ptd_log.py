@@ -216,7 +216,8 @@ def _epoch(stamp: str) -> float | None:
     return minute + second + int(stamp[20:23]) / 1000
 
 
-#: Line breaks other than "\n" that ``str.splitlines`` also splits on ("\r\n" is handled apart).
+#: Line breaks other than "\n" that ``str.splitlines`` also splits on ("\r\n" is handled apart); the
+#: first five are the ASCII ones.
 _OTHER_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 _MINUTE_SHAPE_RE = re.compile(r"\d\d-\d\d-\d\d\d\d \d\d:\d\d")
 
@@ -244,7 +245,8 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], lis
     only the lines with a keyword the walk reacts to are kept; otherwise every line is."""
     if not text:
         return 0, [], []
-    if text.count("\r") == text.count("\r\n") and not any(c in text for c in _OTHER_BREAKS):
+    breaks = _OTHER_BREAKS[:5] if text.isascii() else _OTHER_BREAKS
+    if ("\r" not in text or text.count("\r") == text.count("\r\n")) and not any(c in text for c in breaks):
         lines = text.split("\n")
         if text.endswith("\n"):
             lines.pop()
