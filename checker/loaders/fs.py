@@ -34,9 +34,27 @@ class Sandbox:
         # folders (relative) whose walk found every symbolic link inside them: paths below such a
         # folder that pass through none of those links cannot leave the tree (no realpath needed)
         self._walked: dict[str, tuple[str, ...]] = {}
+        # folders the walk listed that hold only plain files and folders: {rel: ({file: size}, dirs)};
+        # listings and file tests below them are answered from there instead of a stat per name
+        self._known: dict[str, tuple[dict[str, int], frozenset[str]]] = {}
 
-    def trust(self, rel_dir: str, links: tuple[str, ...]) -> None:
+    def trust(self, rel_dir: str, links: tuple[str, ...],
+              known: dict[str, tuple[dict[str, int], frozenset[str]]] | None = None) -> None:
+        """Record a complete walk of ``rel_dir``: its links, and (``known``) what it found in each
+        folder without links or special files. The walk is a snapshot: a file removed since is
+        reported when it is read."""
         self._walked[rel_dir] = links
+        if known:
+            self._known.update(known)
+
+    def _entry(self, rel: str) -> str | None:
+        """"f" (plain file), "d" (folder), "-" (absent) when the walk saw the folder holding ``rel``;
+        None when it did not (the file system is asked)."""
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is None or name in ("", ".", ".."):
+            return None
+        return "f" if name in known[0] else "d" if name in known[1] else "-"
 
     def abs(self, rel: str) -> str:
         return os.path.join(self.root, rel) if rel else self.root
@@ -57,6 +75,9 @@ class Sandbox:
         return real == self.real_root or real.startswith(self.real_root + os.sep)
 
     def listing(self, rel: str) -> Listing:
+        known = self._known.get(rel)
+        if known is not None:
+            return Listing(exists=True, files=tuple(sorted(known[0])), dirs=tuple(sorted(known[1])))
         path = self.abs(rel)
         if not os.path.isdir(path):
             return Listing(exists=False)
@@ -76,14 +97,23 @@ class Sandbox:
         return Listing(exists=True, files=tuple(files), dirs=tuple(dirs))
 
     def is_dir(self, rel: str) -> bool:
+        kind = self._entry(rel)
+        if kind is not None:
+            return kind == "d"
         path = self.abs(rel)
         return os.path.isdir(path) and self.inside(path)
 
     def is_file(self, rel: str) -> bool:
+        kind = self._entry(rel)
+        if kind is not None:
+            return kind == "f"
         path = self.abs(rel)
         return os.path.isfile(path) and self.inside(path)
 
     def size(self, rel: str) -> int | None:
+        if self._entry(rel) == "f":
+            parent, _, name = rel.rpartition("/")
+            return self._known[parent][0][name]
         try:
             return os.path.getsize(self.abs(rel))
         except OSError:
@@ -91,6 +121,23 @@ class Sandbox:
 
     def read_bytes(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[bytes | None, str | None]:
         path = self.abs(rel)
+        kind = self._entry(rel)
+        if kind == "-":
+            return None, "file is missing"
+        if kind == "d":
+            return None, "not a regular file"
+        if kind == "f":
+            size = self.size(rel)
+            if size > limit:
+                return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError as exc:
+                return None, f"cannot read file: {exc.strerror or exc}"
+            if len(data) > limit:  # grew since the walk
+                return None, f"file is at least {len(data)} bytes, larger than the {limit}-byte read limit"
+            return data, None
         if not os.path.lexists(path):
             return None, "file is missing"
         if not self.inside(path):

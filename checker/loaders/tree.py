@@ -73,6 +73,7 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
     """One pass over the submitter folder with os.scandir (links are not followed)."""
     found: dict[str, list] = {k: [] for k in (
         "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors", "links")}
+    known: dict[str, tuple[dict[str, int], frozenset[str]]] = {}  # folders of plain files and folders only
     limit = rules.file_size_limit_bytes
     stack = [rel]
     while stack:
@@ -85,10 +86,14 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
             continue
         if not items:
             found["empty"].append(rel_dir)
+            known[rel_dir] = ({}, frozenset())
             continue
         name = rel_dir.rsplit("/", 1)[-1]
         if name == "__pycache__":
             found["pycache"].append(rel_dir)
+        files: dict[str, int] = {}
+        dirs: list[str] = []
+        plain = True
         for entry in items:
             rel_name = f"{rel_dir}/{entry.name}"
             if entry.name.startswith("."):
@@ -97,6 +102,7 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
                 found["spaced"].append(rel_name)
             try:
                 if entry.is_symlink():
+                    plain = False
                     found["links"].append(rel_name)
                     target = os.readlink(entry.path)
                     if not os.path.exists(entry.path):
@@ -108,14 +114,22 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
                     continue
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(rel_name)
+                    dirs.append(entry.name)
                 elif entry.is_file(follow_symlinks=False):
                     size = entry.stat(follow_symlinks=False).st_size
+                    files[entry.name] = size
                     if size > limit:
                         found["large"].append(PathIssue(rel_name, f"{size} bytes"))
+                else:
+                    plain = False  # a fifo, socket or device
             except OSError as exc:
+                plain = False
                 found["errors"].append(PathIssue(rel_name, exc.strerror or str(exc)))
+        if plain:
+            known[rel_dir] = (files, frozenset(dirs))
     for key in ("hidden", "spaced", "pycache", "empty"):
         found[key].sort()
+    found["known"] = known
     # dotted folders are reported once, not with every file below them
     return found
 
@@ -291,7 +305,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
                     rules: RoundRules) -> None:
     walk = _walk_submitter(box, sub_rel, rules)
     if not walk["errors"]:
-        box.trust(sub_rel, tuple(walk["links"]))
+        box.trust(sub_rel, tuple(walk["links"]), walk["known"])
     systems_listing = box.listing(f"{sub_rel}/systems")
     systems = tuple(f[:-5] for f in systems_listing.files if f.endswith(".json"))
     results_listing = box.listing(f"{sub_rel}/results")
