@@ -347,7 +347,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
     lines_total, candidates, undecodable = _candidate_lines(text)
     bad: list[PtdLine] = []
-    parsed: list[tuple] = []  # lines with WARNING/ERROR events: (PtdLine or None, number, text, time, events)
+    parsed: list[tuple] = []  # lines with WARNING/ERROR events: (PtdLine or None, number, line, time, events)
     crash: PtdLine | None = None
     ranging_mark = f": Go with mark '{session_name}_ranging'"
     testing_mark = f": Go with mark '{session_name}_testing'"
@@ -358,7 +358,21 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     times: dict[str, float | str | None] = {}  # first 23 characters -> epoch, _BAD or None (no stamp)
     stamped: dict[str, tuple] = {}  # text after a stamp -> _describe(...)
     unstamped: dict[str, tuple] = {}  # whole text of a line without a stamp -> _describe(...)
+    # text after a stamp -> its events when the line does nothing else (no mark, no "Completed test",
+    # not the uncertainty line), else None: such lines, most of a log, take the short way below
+    plain: dict[str, tuple | None] = {}
+    specials = (ranging_mark, testing_mark, ": Completed test")
     for number, raw, t in candidates:
+        if t.__class__ is float:
+            rest = raw[23:]
+            events_only = plain.get(rest, _MISS)
+            if events_only is _MISS:
+                info = stamped.get(rest) or stamped.setdefault(rest, _describe(rest, rest[:277]))
+                events_only = plain[rest] = info[3] if (info[0] and info[3] and not info[2]
+                                                        and info[1] not in specials) else None
+            if events_only is not None:
+                parsed.append((None, number, raw, t + timezone_offset, events_only))
+                continue
         if t is _MISS:
             head = raw[:23]
             t = times.get(head, _MISS)
@@ -373,11 +387,10 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
         is_bad = t is _BAD
         if not is_bad and not interesting:
             continue  # only bad stamps, marks, completed tests, the uncertainty line and events matter
-        text300 = raw[:300]
         line = None
         if is_bad:
             t = None
-            line = PtdLine(number, text300, None)
+            line = PtdLine(number, raw[:300], None)
             bad.append(line)
         elif t is not None:
             t += timezone_offset
@@ -397,9 +410,9 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
             elif seen_testing and t_stop is None and msg == ": Completed test":
                 t_stop = t
         if uncertainty is None and uncertainty_active:
-            uncertainty = line or PtdLine(number, text300, t)
+            uncertainty = line or PtdLine(number, raw[:300], t)
         if specs:
-            parsed.append((line, number, text300, t, specs))
+            parsed.append((line, number, raw, t, specs))
 
     uncertainty_re = re.compile(uncertainty_error_re)
     accepted = set(testing_errors_as_warnings)
@@ -411,10 +424,12 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     events: list[PtdEvent] = []
     official: PtdEvent | None = None
     dropped = 0
-    for line, number, text300, t, specs in parsed:
+    ranged = r_start is not None and r_stop is not None
+    low, high = trimmed if trimmed is not None else (None, None)
+    for line, number, raw, t, specs in parsed:
         for kind, message in specs:
             if t is None:
-                line = line or PtdLine(number, text300, None)
+                line = line or PtdLine(number, raw[:300], None)
                 if official is None and crash is None:
                     crash = line
                 events.append(PtdEvent(line, kind, message, "ignored", "no timestamp"))
@@ -422,7 +437,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
             if kind == "ERROR":
                 if message in accepted:
                     grade, reason = "warning", "accepted error during testing"
-                elif not (r_start is not None and r_stop is not None and r_start < t < r_stop):
+                elif not (ranged and r_start < t < r_stop):
                     grade, reason = "error-outside-ranging", "ERROR outside the ranging window"
                 else:
                     known = common.get(message)
@@ -436,7 +451,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 hit = uncertain.get(message)
                 if hit is None:
                     hit = uncertain[message] = uncertainty_re.search(message) is not None
-                if trimmed is not None and trimmed[0] < t < trimmed[1]:
+                if low is not None and low < t < high:
                     if hit:
                         grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
                     else:
@@ -446,7 +461,7 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 else:
                     dropped += 1
                     continue
-            line = line or PtdLine(number, text300, t)
+            line = line or PtdLine(number, raw[:300], t)
             event = PtdEvent(line, kind, message, grade, reason)
             events.append(event)
             if official is None and crash is None and grade != "ignored":
