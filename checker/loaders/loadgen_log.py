@@ -46,7 +46,8 @@ class DetailLog:
     """
 
     path: str
-    raw: dict[str, tuple[str, int, int]] = field(default_factory=dict)  # key -> (text, payload start, line)
+    # key -> (text holding the entry, start and end of its JSON object in that text, line number)
+    raw: dict[str, tuple[str, int, int, int]] = field(default_factory=dict)
     errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
     warnings: list[tuple[str, Any, int]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -61,14 +62,14 @@ class DetailLog:
         entry = self.raw.get(key)
         if entry is None:
             return default
-        text, start, number = entry
+        text, start, end, number = entry
         try:
             expected = start + len(_KEY_PREFIX) + len(key) + 2
-            at = text.find(_VALUE_PREFIX, expected - 2)
+            at = text.find(_VALUE_PREFIX, expected, expected + len(_VALUE_PREFIX))
             if at == expected:  # `{"key": "K", "value": ` — decode only the value
                 value = _DECODER.raw_decode(text, at + len(_VALUE_PREFIX))[0]
             else:
-                decoded = json.loads(text[start:])
+                decoded = json.loads(text[start:end])
                 value = decoded.get("value") if isinstance(decoded, dict) else None
         except (ValueError, RecursionError):
             self.problems.append(LogProblem(number, f"invalid JSON in the '{key}' entry"))
@@ -127,40 +128,54 @@ _FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
-    """One pass over the lines. Well-formed lines (`:::MLLOG {"key": "...", ...}`) only have their key
+    """One pass over the lines, walked with ``str.find`` (lines are not copied out of the text: a log
+    line can hold a megabyte). Well-formed lines (`:::MLLOG {"key": "...", ...}`) only have their key
     read; flagged (error / warning) and odd-looking marker lines are decoded at once."""
     log = DetailLog(path=path)
-    markers = 0
-    number = 0
-    for number, line in enumerate(text.split("\n"), start=1):
-        if not line.startswith(_FAST_PREFIX):
-            if MARKER not in line:
-                continue
-            stripped = line.strip()
-            if not stripped.startswith(MARKER):
-                continue
+    raw = log.raw
+    find, startswith = text.find, text.startswith
+    head, key_at = len(MARKER) + 1, len(MARKER) + 1 + len(_KEY_PREFIX)
+    markers = number = pos = 0
+    size = len(text)
+    while pos < size:
+        end = find("\n", pos)
+        if end < 0:
+            end = size
+        number += 1
+        if startswith(_FAST_PREFIX, pos):
             markers += 1
-            _slow_line(log, stripped[len(MARKER):].strip(), number)
-            continue
-        markers += 1
-        start = len(MARKER) + 1
-        end = line.find('"', start + len(_KEY_PREFIX))
-        key = line[start + len(_KEY_PREFIX):end] if end > 0 else ""
-        if not line.endswith("}"):
-            line = line.rstrip()
-        tail = line[-300:]
-        if (not key or "\\" in key or not line.endswith("}")
-                or '"is_error": true' in tail or '"is_warning": true' in tail):
-            _slow_line(log, line[start:], number)
-            continue
-        if key in log.raw:
-            log.duplicates.append(key)
-        else:
-            log.raw[key] = (line, start, number)
-    log.lines_total = number - (1 if text.endswith("\n") else 0) if text else 0
+            start = pos + head
+            close = find('"', pos + key_at, end)
+            key = text[pos + key_at:close] if close > 0 else ""
+            last = end
+            if text[last - 1] != "}":  # (the official parser strips the line)
+                while last > pos and text[last - 1] in _TRAILING_SPACE:
+                    last -= 1
+            window = max(start, last - 300)  # flags sit in the metadata at the end of the line
+            if (not key or "\\" in key or text[last - 1] != "}"
+                    or (find('": true', window, last) >= 0
+                        and (find('"is_error": true', window, last) >= 0
+                             or find('"is_warning": true', window, last) >= 0))):
+                _slow_line(log, text[start:last], number)
+            elif key in raw:
+                log.duplicates.append(key)
+            else:
+                raw[key] = (text, start, last, number)
+        elif find(MARKER, pos, end) >= 0:
+            stripped = text[pos:end].strip()
+            if stripped.startswith(MARKER):
+                markers += 1
+                _slow_line(log, stripped[len(MARKER):].strip(), number)
+        pos = end + 1
+    log.lines_total = number
     if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log
+
+
+#: What ``str.rstrip()`` removes from a line end, "\n" excepted (lines are cut at "\n").
+_TRAILING_SPACE = " \t\r\x0b\x0c\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006" \
+                  "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
 
 def _slow_line(log: DetailLog, payload: str, number: int) -> None:
@@ -177,7 +192,7 @@ def _slow_line(log: DetailLog, payload: str, number: int) -> None:
     if key in log.raw:
         log.duplicates.append(key)
         return
-    log.raw[key] = (payload, 0, number)
+    log.raw[key] = (payload, 0, len(payload), number)
     log._cache[key] = entry.get("value")
 
 

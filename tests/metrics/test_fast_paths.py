@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from checker.audit import compliance
 from checker.audit import verify_tests as vt
 from checker.loaders.audit_spec import load_round_spec
+from checker.loaders import loadgen_log
 from checker.metrics import power, ptd_log
 
 SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions")
@@ -245,3 +246,77 @@ def test_ptd_vectorised_stamps_match_per_line(lines):
         assert got is None
     else:
         assert got == want
+
+
+# --- mlperf_log_detail.txt ------------------------------------------------------------------------
+
+def _detail_by_split(text: str):
+    """The detail-log reading with every line split out of the text (the general path that
+    ``parse_detail_text`` walks with str.find): (key -> (line number, value), errors, warnings,
+    duplicates, problems, number of lines)."""
+    log = loadgen_log.DetailLog(path="<memory>")
+    prefix = loadgen_log.MARKER + " " + '{"key": "'
+    markers = number = 0
+    for number, line in enumerate(text.split("\n"), start=1):
+        if not line.startswith(prefix):
+            stripped = line.strip()
+            if loadgen_log.MARKER in line and stripped.startswith(loadgen_log.MARKER):
+                markers += 1
+                loadgen_log._slow_line(log, stripped[len(loadgen_log.MARKER):].strip(), number)
+            continue
+        markers += 1
+        start = len(loadgen_log.MARKER) + 1
+        end = line.find('"', len(prefix))
+        key = line[len(prefix):end] if end > 0 else ""
+        if not line.endswith("}"):
+            line = line.rstrip()
+        tail = line[-300:]
+        if (not key or "\\" in key or not line.endswith("}")
+                or '"is_error": true' in tail or '"is_warning": true' in tail):
+            loadgen_log._slow_line(log, line[start:], number)
+        elif key in log.raw:
+            log.duplicates.append(key)
+        else:
+            log.raw[key] = (line, start, len(line), number)
+    total = number - (1 if text.endswith("\n") else 0) if text else 0
+    if markers == 0:
+        log.problems.append(loadgen_log.LogProblem(0, "no"))
+    return log, total
+
+
+def _detail_facts(log, total):
+    values = {key: (entry[-1], repr(log.get(key))) for key, entry in log.raw.items()}
+    return values, log.errors, log.warnings, log.duplicates, [p.line for p in log.problems], total
+
+
+_mllog = st.builds(
+    lambda key, value, error, warning, pad: (
+        f':::MLLOG {{"key": "{key}", "value": {value}, "time_ms": 1.5, "metadata": '
+        f'{{"is_error": {error}, "is_warning": {warning}, "file": "x.cc"}}}}{pad}'),
+    st.sampled_from(["effective_scenario", "result_validity", "a\\\\b", "", "qps"]),
+    st.sampled_from(['"Offline"', "12.5", "true", '"x\\"y"', "[1, 2]", "{}", "{"]),
+    st.sampled_from(["false", "true"]), st.sampled_from(["false", "true"]),
+    st.sampled_from(["", " ", "\r", " \t", "\x0c", "\u3000", "}"]))
+_detail_line = st.one_of(_mllog, _mllog, st.sampled_from([
+    "", "garbage", "  :::MLLOG {\"key\": \"odd\", \"value\": 1}", ":::MLLOG not json", "x :::MLLOG y"]))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_detail_line, max_size=8), st.sampled_from(["", "\n", "\n\n"]))
+def test_detail_log_walk_matches_split(lines, tail):
+    text = "\n".join(lines) + tail
+    fast = loadgen_log.parse_detail_text(text)
+    assert _detail_facts(fast, fast.lines_total) == _detail_facts(*_detail_by_split(text))
+
+
+def test_detail_log_walk_on_published_logs():
+    files = _real("mlperf_log_detail.txt")
+    for path in files:
+        text = _read(path)
+        fast = loadgen_log.parse_detail_text(text)
+        assert _detail_facts(fast, fast.lines_total) == _detail_facts(*_detail_by_split(text)), path
+
+
+def test_trailing_space_is_what_rstrip_removes():
+    spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()} - {"\n"}
+    assert set(loadgen_log._TRAILING_SPACE) == spaces
