@@ -96,10 +96,23 @@ class HardwareTable(_Strict):
         return self
 
     def lookup(self, name: str | None, kind: str | None = None) -> list[HardwareEntry]:
-        """Every entry matching ``name`` (0: unknown, 1: found, more: ambiguous)."""
+        """Every entry matching ``name`` (0: unknown, 1: found, more: ambiguous). Remembered per table,
+        name and kind: a round names the same few accelerators on thousands of results."""
+        key = (id(self), name, kind)
+        hit = _LOOKUPS.get(key)
+        if hit is not None and hit[0] is self:
+            return list(hit[1])
         if not normalise_hw_name(name):
-            return []
-        return [e for e in self.entries if (kind is None or e.kind == kind) and e.matches(name or "")]
+            found: list[HardwareEntry] = []
+        else:
+            found = [e for e in self.entries if (kind is None or e.kind == kind) and e.matches(name or "")]
+        if len(_LOOKUPS) > 4096:
+            _LOOKUPS.clear()
+        _LOOKUPS[key] = (self, tuple(found))
+        return found
+
+
+_LOOKUPS: dict[tuple, tuple[HardwareTable, tuple[HardwareEntry, ...]]] = {}
 
 
 class FixedWork(_Strict):
