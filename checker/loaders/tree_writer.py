@@ -117,7 +117,12 @@ def _files_below(root: str, rel: str, root_real: str) -> dict[str, str]:
         dirnames.sort()
         for name in sorted(filenames):
             full = os.path.join(dirpath, name)
-            if os.path.isfile(full) and _inside(root_real, full):
+            try:
+                mode = os.lstat(full).st_mode
+            except OSError:
+                continue
+            # a plain file is inside the tree when its folder is (checked above); a link is resolved
+            if stat.S_ISREG(mode) or (stat.S_ISLNK(mode) and os.path.isfile(full) and _inside(root_real, full)):
                 found[os.path.relpath(full, base).replace(os.sep, "/")] = full
     return found
 
