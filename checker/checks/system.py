@@ -8,12 +8,19 @@ from __future__ import annotations
 import re
 
 from checker.checks.base import check, finding
+from checker.checks.memo import per_context
 from checker.metrics.nic import parse_count, parse_system_network
 from checker.models.system import is_placeholder, validate_system
 
 
 def _data(ctx):
     return ctx.data if ctx.exists and isinstance(ctx.data, dict) else None
+
+
+@per_context
+def _problems(ctx, rules) -> list[tuple[str, str, str]]:
+    """validate_system of a system's description (read by SY010 and SY011)."""
+    return validate_system(_data(ctx), rules)
 
 
 def is_empty(value) -> bool:
@@ -233,7 +240,7 @@ def field_wrong_type(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    for pointer, message, kind in validate_system(data, rules):
+    for pointer, message, kind in _problems(ctx, rules):
         if kind == "type":
             name = pointer[1:]
             yield finding(ctx.rel, message, expected=message.split(" should be ", 1)[-1].split(", found", 1)[0],
@@ -260,7 +267,7 @@ def placeholder_value(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    for pointer, message, kind in validate_system(data, rules):
+    for pointer, message, kind in _problems(ctx, rules):
         if kind == "placeholder":
             yield finding(ctx.rel, message, expected="a description of the component",
                           actual=repr(data.get(pointer[1:])), pointer=pointer,
