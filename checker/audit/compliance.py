@@ -175,13 +175,13 @@ def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
         if tail is not None:
             data = text[start:end]
             try:
-                whole = len(bytes.fromhex(data)) * 2 == len(data)  # only hex digits, in pairs
+                raw = bytes.fromhex(data)
             except ValueError:
-                whole = False
-            if whole:
+                raw = None
+            if raw is not None and len(raw) * 2 == len(data):  # only hex digits, in pairs
                 token_data, count = tail.groups()
-                return vt.OutputEntry(int(head.group(1)), data.upper(), token_data.upper() if token_data else None,
-                                      int(count) if count is not None else None), None
+                return vt.OutputEntry(int(head.group(1)), data, token_data or None,
+                                      int(count) if count is not None else None, raw), None
     return _parse_entry_json(text)
 
 
@@ -205,7 +205,7 @@ def _parse_entry_json(text: str) -> tuple[vt.OutputEntry | None, str | None]:
     count = obj.get("token_count")
     if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
         return None, "token_count is not an integer"
-    return vt.OutputEntry(qsl, data.upper(), token_data.upper() if token_data else None, count), None
+    return vt.OutputEntry(qsl, data, token_data or None, count), None
 
 
 _HEX = re.compile(r"[0-9a-fA-F]*")

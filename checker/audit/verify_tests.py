@@ -202,20 +202,35 @@ def compare_settings(detail_values: Mapping[str, object], expected: Mapping[str,
 
 @dataclass(frozen=True)
 class OutputEntry:
-    """One accuracy-log entry reduced to what the checks need (constant size except ``data``)."""
+    """One accuracy-log entry reduced to what the checks need (constant size except ``data``).
+
+    ``data`` and ``token_data`` are hex as the log writes them (either case); ``raw`` is ``data``
+    decoded, when the reader already decoded it (outputs are compared as bytes, never as text)."""
 
     qsl_idx: int
-    data: str  # upper-case hex
+    data: str
     token_data: str | None = None
     token_count: int | None = None
+    raw: bytes | None = field(default=None, compare=False, repr=False)
 
 
-def _first_element(data: str, width: int) -> str:
-    return data[: 2 * width]
+def _payload(entry: OutputEntry) -> bytes | str:
+    """The output as bytes; the upper-cased text when ``data`` is not hex (never equal to bytes)."""
+    if entry.raw is not None:
+        return entry.raw
+    try:
+        return bytes.fromhex(entry.data)
+    except ValueError:
+        return entry.data.upper()
 
 
-def _digest(data: str) -> bytes:
-    return hashlib.blake2b(data.encode("ascii", "replace"), digest_size=16).digest()
+def _first_element(payload: bytes | str, width: int) -> bytes | str:
+    return payload[: width if isinstance(payload, bytes) else 2 * width]
+
+
+def _digest(payload: bytes | str) -> bytes:
+    data = payload if isinstance(payload, bytes) else b"\xff" + payload.encode("ascii", "replace")
+    return hashlib.blake2b(data, digest_size=16).digest()
 
 
 # --------------------------------------------------------------------------- TEST01 outputs
@@ -244,11 +259,12 @@ def verify_test01_outputs(
     min_matched: int = 1,
 ) -> Test01OutputVerdict:
     """Compare performance-mode outputs with accuracy-mode outputs for every logged qsl_idx."""
-    acc: dict[int, tuple[str, bytes, bool]] = {}
+    acc: dict[int, tuple[bytes | str, bytes, bool]] = {}
     n_acc = dup = acc_mismatch = 0
     for entry in accuracy_entries:
         n_acc += 1
-        item = (_first_element(entry.data, element_bytes), _digest(entry.data), entry.data == "")
+        payload = _payload(entry)
+        item = (_first_element(payload, element_bytes), _digest(payload), not payload)
         if entry.qsl_idx in acc:
             dup += 1
             if acc[entry.qsl_idx][1] != item[1]:
@@ -264,14 +280,15 @@ def verify_test01_outputs(
             missing += 1
             continue
         matched += 1
-        empty = entry.data == ""
+        payload = _payload(entry)
+        empty = not payload
         if empty or ref[2]:
             first_ok = empty and ref[2]
         else:
-            first_ok = _first_element(entry.data, element_bytes) == ref[0]
+            first_ok = _first_element(payload, element_bytes) == ref[0]
         if not first_ok:
             first_mismatch += 1
-        if _digest(entry.data) != ref[1]:
+        if _digest(payload) != ref[1]:
             full_mismatch += 1
             if len(examples) < 20:
                 examples.append(entry.qsl_idx)
@@ -486,7 +503,7 @@ def verify_test06(
     for entry in samples:
         # only the ends of an output matter: its trailing EOS run and its first tokens; the middle is
         # never unpacked (an LLM output has hundreds of tokens)
-        raw = _token_bytes(entry.data, width)
+        raw = entry.raw if entry.raw is not None and len(entry.raw) % width == 0 else _token_bytes(entry.data, width)
         if raw is None:
             len_bad.append(entry.qsl_idx)
             eos_bad.append(entry.qsl_idx)

@@ -116,3 +116,14 @@ def test_submitted_test06_skipped_only_offline_in_strict():
     assert official.passed and not strict
     official, strict = vt.read_verify_test06(text, "Offline", rule)
     assert official.passed and strict
+
+
+def test_test01_outputs_compare_as_bytes_whatever_the_hex_case():
+    acc = [vt.OutputEntry(1, "aa00"), vt.OutputEntry(2, "BB0f", raw=bytes.fromhex("BB0f"))]
+    perf = [vt.OutputEntry(1, "AA00", raw=b"\xaa\x00"), vt.OutputEntry(2, "bb0F")]
+    v = vt.verify_test01_outputs(acc, perf)
+    assert v.passed and v.official_passed and v.num_perf_log_full_mismatch == 0
+    v = vt.verify_test01_outputs(acc, [vt.OutputEntry(1, "AA01")])
+    assert v.official_passed and not v.passed  # first element equal, the rest differs
+    v = vt.verify_test01_outputs([vt.OutputEntry(1, "not hex")], [vt.OutputEntry(1, "NOT HEX")])
+    assert v.passed  # text that is not hex is compared as upper-cased text, as before
