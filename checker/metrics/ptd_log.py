@@ -361,6 +361,8 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     # text after a stamp -> its events when the line does nothing else (no mark, no "Completed test",
     # not the uncertainty line), else None: such lines, most of a log, take the short way below
     plain: dict[str, tuple | None] = {}
+    # such lines with a single event, by event: (line numbers, lines, times)
+    grouped: dict[tuple, tuple[list[int], list[str], list[float]]] = {}
     specials = (ranging_mark, testing_mark, ": Completed test")
     for number, raw, t in candidates:
         if t.__class__ is float:
@@ -371,7 +373,15 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 events_only = plain[rest] = info[3] if (info[0] and info[3] and not info[2]
                                                         and info[1] not in specials) else None
             if events_only is not None:
-                parsed.append((None, number, raw, t + timezone_offset, events_only))
+                if len(events_only) == 1:  # graded below a whole group at a time
+                    group = grouped.get(events_only)
+                    if group is None:
+                        group = grouped[events_only] = ([], [], [])
+                    group[0].append(number)
+                    group[1].append(raw)
+                    group[2].append(t + timezone_offset)
+                else:
+                    parsed.append((None, number, raw, t + timezone_offset, events_only))
                 continue
         if t is _MISS:
             head = raw[:23]
@@ -417,8 +427,6 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     uncertainty_re = re.compile(uncertainty_error_re)
     accepted = set(testing_errors_as_warnings)
     common_prefixes = tuple(common_ranging_errors)
-    common: dict[str, bool] = {}  # ERROR message -> starts with a common ranging error
-    uncertain: dict[str, bool] = {}  # WARNING message -> matches the uncertainty pattern
     trimmed = (load_begin + tolerance, load_end - tolerance) if load_begin is not None and load_end is not None \
         else None
     events: list[PtdEvent] = []
@@ -426,45 +434,67 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     dropped = 0
     ranged = r_start is not None and r_stop is not None
     low, high = trimmed if trimmed is not None else (None, None)
+
+    def grade(kind: str, message: str) -> tuple:
+        """How an event with this text is graded: (kept inside the window, kept outside it) as
+        (grade, reason) or None (dropped); the window is the ranging one for ERRORs, the trimmed load
+        one for WARNINGs."""
+        if kind == "ERROR":
+            if message in accepted:
+                both = ("warning", "accepted error during testing")
+                return both, both
+            inside = None if message.startswith(common_prefixes) else ("warning", "uncommon ERROR during ranging")
+            return inside, ("error-outside-ranging", "ERROR outside the ranging window")
+        hit = uncertainty_re.search(message) is not None
+        inside = ("uncertainty-error", "uncertainty above the limit during the load") if hit else \
+            ("warning", "WARNING during the load")
+        return inside, ("ignored", "WARNING outside the (trimmed) load window") if hit else None
+
+    # (line number, position in the line, PtdLine or None, line, time, kind, message, grade, reason) of
+    # every kept event; graded first, then put in line order for the official check's first event
+    kept: list[tuple] = []
     for line, number, raw, t, specs in parsed:
-        for kind, message in specs:
+        for at, (kind, message) in enumerate(specs):
             if t is None:
-                line = line or PtdLine(number, raw[:300], None)
-                if official is None and crash is None:
-                    crash = line
-                events.append(PtdEvent(line, kind, message, "ignored", "no timestamp"))
+                kept.append((number, at, line, raw, None, kind, message, "ignored", "no timestamp"))
                 continue
+            inside, outside = grade(kind, message)
             if kind == "ERROR":
-                if message in accepted:
-                    grade, reason = "warning", "accepted error during testing"
-                elif not (ranged and r_start < t < r_stop):
-                    grade, reason = "error-outside-ranging", "ERROR outside the ranging window"
-                else:
-                    known = common.get(message)
-                    if known is None:
-                        known = common[message] = message.startswith(common_prefixes)
-                    if known:
-                        dropped += 1  # common ERROR during ranging
-                        continue
-                    grade, reason = "warning", "uncommon ERROR during ranging"
+                within = ranged and r_start < t < r_stop
             else:
-                hit = uncertain.get(message)
-                if hit is None:
-                    hit = uncertain[message] = uncertainty_re.search(message) is not None
-                if low is not None and low < t < high:
-                    if hit:
-                        grade, reason = "uncertainty-error", "uncertainty above the limit during the load"
-                    else:
-                        grade, reason = "warning", "WARNING during the load"
-                elif hit:
-                    grade, reason = "ignored", "WARNING outside the (trimmed) load window"
-                else:
-                    dropped += 1
-                    continue
-            line = line or PtdLine(number, raw[:300], t)
-            event = PtdEvent(line, kind, message, grade, reason)
-            events.append(event)
-            if official is None and crash is None and grade != "ignored":
+                within = low is not None and low < t < high
+            verdict = inside if within else outside
+            if verdict is None:
+                dropped += 1
+                continue
+            kept.append((number, at, line, raw, t, kind, message, *verdict))
+    for ((kind, message),), (numbers, raws, stamps) in grouped.items():
+        inside, outside = grade(kind, message)
+        if kind == "ERROR":
+            lo, hi = (r_start, r_stop) if ranged else (None, None)
+        else:
+            lo, hi = low, high
+        if lo is None:
+            within = [False] * len(stamps)
+        else:
+            within = [lo < t < hi for t in stamps]
+        for number, raw, t, w in zip(numbers, raws, stamps, within):
+            verdict = inside if w else outside
+            if verdict is None:
+                dropped += 1
+            else:
+                kept.append((number, 0, None, raw, t, kind, message, *verdict))
+    kept.sort(key=lambda item: (item[0], item[1]))
+    made: dict[int, PtdLine] = {}
+    for number, _, line, raw, t, kind, message, grade_, reason in kept:
+        if line is None:
+            line = made.get(number) or made.setdefault(number, PtdLine(number, raw[:300], t))
+        event = PtdEvent(line, kind, message, grade_, reason)
+        events.append(event)
+        if official is None and crash is None:
+            if t is None:
+                crash = line
+            elif grade_ != "ignored":
                 official = event
     return PtdScan(lines_total=lines_total, ranging_start=r_start, ranging_stop=r_stop, testing_start=t_start,
                    testing_stop=t_stop, uncertainty_line=uncertainty, events=tuple(events), official=official,
