@@ -12,7 +12,7 @@ import time
 import traceback
 
 from checker.checks.base import Check
-from checker.context import ModelCtx, ResultCtx, RoundCtx
+from checker.context import ResultCtx, RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree, load_submitter, load_top
 from checker.metrics.accuracy_metrics import read_accuracy

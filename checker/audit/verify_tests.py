@@ -19,8 +19,6 @@ Where the official tools are lenient or buggy, the verdict carries both readings
 
 from __future__ import annotations
 
-import struct
-
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -443,17 +441,8 @@ class Test06Verdict:
     reasons: tuple[str, ...] = ()
 
 
-def _tokens(data: str, width: int) -> list[int] | None:
-    """The little-endian signed tokens of a hex string; None when it is not hex or not whole tokens."""
-    raw = _token_bytes(data, width)
-    if raw is None:
-        return None
-    if width not in _STRUCT_CODES:
-        return [int.from_bytes(raw[i : i + width], "little", signed=True) for i in range(0, len(raw), width)]
-    return list(struct.unpack(f"<{len(raw) // width}{_STRUCT_CODES[width]}", raw))
-
-
 def _token_bytes(data: str, width: int) -> bytes | None:
+    """The bytes of a hex string of whole ``width``-byte tokens; None otherwise."""
     try:
         raw = bytes.fromhex(data)
     except ValueError:
@@ -471,9 +460,6 @@ def _trailing(raw: bytes, width: int, token: int, stop: int = 0) -> int:
             break
         run += 1
     return run
-
-
-_STRUCT_CODES = {1: "b", 2: "h", 4: "i", 8: "q"}
 
 
 def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:

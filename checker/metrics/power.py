@@ -5,7 +5,6 @@ Pure functions over the text of `spl.txt` and the LoadGen `power_begin` / `power
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache

@@ -44,7 +44,7 @@ _spl_line = st.one_of(_record, _record, _record, st.sampled_from(["", "# stray",
 
 def _spl_pair(stamp: str, watts: str = "12.5") -> list[str]:
     """A good record followed by one with the given stamp / watts."""
-    return [f"Time,07-25-2024 18:26:24.892,Watts,537.000000,Volts,117.8,Mark,s_testing",
+    return ["Time,07-25-2024 18:26:24.892,Watts,537.000000,Volts,117.8,Mark,s_testing",
             f"Time,{stamp},Watts,{watts},Volts,117.8,Mark,s_testing"]
 
 
