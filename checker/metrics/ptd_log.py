@@ -8,8 +8,8 @@ separately what it misses. No IO: callers pass the file texts and parsed JSON.
 from __future__ import annotations
 
 import re
-from itertools import count, repeat
 from dataclasses import dataclass, field
+from itertools import count, repeat
 from typing import Any, NamedTuple
 
 from checker.metrics.power import minute_epoch as _minute_epoch
@@ -435,10 +435,18 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     ranged = r_start is not None and r_stop is not None
     low, high = trimmed if trimmed is not None else (None, None)
 
+    graded: dict[tuple[str, str], tuple] = {}
+
     def grade(kind: str, message: str) -> tuple:
         """How an event with this text is graded: (kept inside the window, kept outside it) as
         (grade, reason) or None (dropped); the window is the ranging one for ERRORs, the trimmed load
-        one for WARNINGs."""
+        one for WARNINGs. Worked out once per distinct event."""
+        known = graded.get((kind, message))
+        if known is None:
+            known = graded[(kind, message)] = _grade(kind, message)
+        return known
+
+    def _grade(kind: str, message: str) -> tuple:
         if kind == "ERROR":
             if message in accepted:
                 both = ("warning", "accepted error during testing")
