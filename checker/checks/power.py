@@ -47,8 +47,6 @@ class _State:
     scan: ptd_log.PtdScan | None
 
 
-
-
 def _window(parsed) -> _Window | None:
     if parsed is None or parsed.log is None:
         return None
