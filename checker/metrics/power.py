@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
+from typing import Any
 
 STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
@@ -136,18 +137,60 @@ class SplParse:
     stray: tuple[tuple[int, str], ...] = ()
 
 
-#: Where the fixed-width part of a record line sits: `Time,MM-DD-YYYY HH:MM:SS.fff,` (29 characters).
+#: Offsets in `MM-DD-YYYY HH:MM:SS.fff` of its digits and separators (offset 19, before the
+#: milliseconds, is checked by each caller: PTD logs accept any character there).
+_STAMP_DIGITS = (0, 1, 3, 4, 6, 7, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22)
+_STAMP_PUNCT = ((2, "-"), (5, "-"), (10, " "), (13, ":"), (16, ":"))
+
+
+@dataclass(frozen=True)
+class StampColumns:
+    """`MM-DD-YYYY HH:MM:SS?fff` stamps decoded column-wise (numpy arrays)."""
+
+    shaped: Any  # bool per offset: digits and separators in place
+    minutes: Any  # per shaped offset: epoch of its minute (float, as minute_epoch gives it); None if one is impossible
+    seconds: Any  # per shaped offset
+    millis: Any  # per shaped offset
+
+
+def stamp_columns(text: str, head, offsets) -> StampColumns:
+    """Decode the stamps starting at ``offsets`` (numpy int array) of an ASCII ``text``: thousands of
+    log lines at once. ``head`` holds the bytes from each offset on (a numpy uint8 matrix, one row per
+    offset, at least 23 columns). Each distinct minute goes through ``minute_epoch``, so the values
+    are those of the line-by-line parsers."""
+    import numpy as np  # only power results need it; kept out of start-up
+
+    digits = head[:, _STAMP_DIGITS].astype(np.int64) - 48
+    shaped = ((digits >= 0) & (digits <= 9)).all(axis=1)
+    for column, char in _STAMP_PUNCT:
+        shaped &= head[:, column] == ord(char)
+    d = digits[shaped]
+    seconds, millis = d[:, 12] * 10 + d[:, 13], d[:, 14] * 100 + d[:, 15] * 10 + d[:, 16]
+    if not len(d):
+        return StampColumns(shaped, np.zeros(0), seconds, millis)
+    minute_key = ((((d[:, 4] * 10 + d[:, 5]) * 100 + d[:, 6] * 10 + d[:, 7]) * 100 + d[:, 0] * 10 + d[:, 1]) * 100
+                  + d[:, 2] * 10 + d[:, 3]) * 10000 + (d[:, 8] * 10 + d[:, 9]) * 100 + d[:, 10] * 10 + d[:, 11]
+    _, first, which = np.unique(minute_key, return_index=True, return_inverse=True)
+    bases = []
+    for start in offsets[shaped][first].tolist():
+        epoch = minute_epoch(text[start:start + 16])
+        if epoch is None:
+            return StampColumns(shaped, None, seconds, millis)
+        bases.append(epoch)
+    return StampColumns(shaped, np.array(bases, dtype=np.float64)[which], seconds, millis)
+
+
+#: A record line starts `Time,<stamp>,` (29 characters); the stamp sits at offset 5.
 _HEAD = 29
-_DIGITS = [5 + k for k in (0, 1, 3, 4, 6, 7, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22)]
-_PUNCT = {0: "T", 1: "i", 2: "m", 3: "e", 4: ",", 7: "-", 10: "-", 15: " ", 18: ":", 21: ":", 24: ".", 28: ","}
+_RECORD_PUNCT = ((0, "T"), (1, "i"), (2, "m"), (3, "e"), (4, ","), (24, "."), (28, ","))
 
 
 def _parse_spl_fast(text: str) -> SplParse | None:
     """The common case, vectorised with numpy over the bytes of the file: every line a well-formed
     record (`Time,<stamp>,<field>,<watts>[,...]`, seconds 00-59), ASCII only, "\n" or "\r\n" line
     ends, blank lines only at the end. None when anything else is in the file (the line-by-line
-    path then reads it). Watts are converted by ``float`` itself and each distinct minute by
-    ``minute_epoch``, so the values are exactly those of the line-by-line path."""
+    path then reads it). Watts are converted by ``float`` itself and the stamps by ``stamp_columns``,
+    so the values are exactly those of the line-by-line path."""
     body = text.rstrip("\r\n")  # PTD ends the file with a blank line
     if not body or not body.isascii():
         return None
@@ -164,11 +207,11 @@ def _parse_spl_fast(text: str) -> SplParse | None:
     if int((ends - starts).min()) < _HEAD:
         return None
     head = buf[starts[:, None] + np.arange(_HEAD)]  # one row of 29 bytes per line
-    for column, char in _PUNCT.items():
+    for column, char in _RECORD_PUNCT:
         if not (head[:, column] == ord(char)).all():
             return None
-    digits = head[:, _DIGITS].astype(np.int64) - 48
-    if not ((digits >= 0) & (digits <= 9)).all() or (digits[:, 12] > 5).any():  # seconds tens 0-5
+    stamps = stamp_columns(body, head[:, 5:], starts + 5)
+    if not stamps.shaped.all() or stamps.minutes is None or (stamps.seconds > 59).any():
         return None
     # field 2 runs to the next comma on the line; watts (field 3) from there to the comma after or the line end
     commas = np.flatnonzero(buf == 44)
@@ -184,18 +227,7 @@ def _parse_spl_fast(text: str) -> SplParse | None:
         watts = tuple(map(float, [body[a:b] for a, b in zip((field_end + 1).tolist(), watt_ends.tolist())]))
     except ValueError:  # a watts field that is not a number
         return None
-    d = digits
-    minute_key = (((d[:, 4] * 1000 + d[:, 5] * 100 + d[:, 6] * 10 + d[:, 7]) * 100 + d[:, 0] * 10 + d[:, 1]) * 100
-                  + d[:, 2] * 10 + d[:, 3]) * 10000 + (d[:, 8] * 10 + d[:, 9]) * 100 + d[:, 10] * 10 + d[:, 11]
-    keys, first, which = np.unique(minute_key, return_index=True, return_inverse=True)
-    bases = []
-    for row in first.tolist():
-        epoch = minute_epoch(body[starts[row] + 5:starts[row] + 21])
-        if epoch is None:
-            return None
-        bases.append(int(epoch) * 1_000_000)
-    us = (np.array(bases, dtype=np.int64)[which] + (d[:, 12] * 10 + d[:, 13]) * 1_000_000
-          + (d[:, 14] * 100 + d[:, 15] * 10 + d[:, 16]) * 1000)
+    us = (stamps.minutes.astype(np.int64) * 1_000_000 + stamps.seconds * 1_000_000 + stamps.millis * 1000)
     return SplParse(tuple(us.tolist()), watts, tuple(range(1, len(starts) + 1)))
 
 
