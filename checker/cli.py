@@ -72,6 +72,7 @@ def check(
     Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
     """
     from checker.commands.diff import open_source
+    from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
     from checker.commands.report import read_waivers, render_format, waive
@@ -86,9 +87,9 @@ def check(
     try:
         rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
-        report = _with_progress(lambda progress: check_tree(
+        report = with_progress(lambda progress: check_tree(
             path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
-            cache=source.cache), quiet)
+            cache=source.cache), quiet, err)
         source.finish(report, quiet)
         if parsed is not None:
             report = waive(report, parsed[0], parsed[1], rules)
@@ -103,12 +104,6 @@ def check(
         sys.stdout.write(rendered)
     failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
     raise typer.Exit(1 if failed else 0)
-
-
-def _with_progress(run, quiet: bool):
-    from checker.commands.progress import with_progress
-
-    return with_progress(run, quiet, err)
 
 
 @app.command("checks")

@@ -198,6 +198,7 @@ def report(
 
     Exit codes: 0 written, 2 usage error.
     """
+    from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
 
@@ -208,8 +209,8 @@ def report(
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
         rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
-        result = _progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
-                                                        jobs=jobs or None, progress=progress), quiet)
+        result = with_progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
+                                                            jobs=jobs or None, progress=progress), quiet, _err())
         if parsed is not None:
             result = waive(result, parsed[0], parsed[1], rules)
         files = bundle(result, rules, official_csv=official_csv)
@@ -221,9 +222,3 @@ def report(
     _err().print(f"report written to {out}: summary.csv, report.json, index.html and {packs} review pack(s); "
                  f"{counts['results']} results ({counts['valid']} valid, {counts['invalid']} invalid), "
                  f"{counts['errors']} errors, {counts['warnings']} warnings", markup=False)
-
-
-def _progress(run, quiet: bool):
-    from checker.commands.progress import with_progress
-
-    return with_progress(run, quiet, _err())
