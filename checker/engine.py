@@ -19,7 +19,7 @@ from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, compliance_status
+from checker.report import Report, ResultSummary, compliance_status, results_in_scope
 from checker.results import result_value
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF")  # a scenario counts as run once these pass (official D5)
@@ -121,24 +121,16 @@ def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dic
     """For each result, the findings whose scope contains it, in the order of ``findings`` (one pass over
     the findings instead of one per result)."""
     mine: dict[str, list[Finding]] = {r.rel: [] for r in results}
-    below: dict[str, list[list[Finding]]] = {}  # scope -> the lists of the results inside it
-    for rel, bucket in mine.items():
-        parts = rel.split("/")
-        for scope in {"", *("/".join(parts[:end]) for end in range(1, len(parts) + 1))}:
-            below.setdefault(scope, []).append(bucket)
+    holders = results_in_scope(mine)
     for f in findings:
-        if f.result_id is not None:
-            for bucket in below.get(f.result_id, ()):
-                bucket.append(f)
+        for rel in holders(f.result_id):
+            mine[rel].append(f)
     return mine
 
 
-def summarise(result: ResultCtx, rules: RoundRules, findings: list[Finding],
-              mine: list[Finding] | None = None) -> ResultSummary:
-    """The summary of one result; ``mine`` (the findings whose scope contains it, from
-    ``findings_by_result``) saves looking through all ``findings``."""
-    if mine is None:
-        mine = [f for f in findings if f.result_id is not None and _in_scope(f.result_id, result.rel)]
+def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
+    """The summary of one result; ``mine`` are the findings whose scope contains it
+    (``findings_by_result``)."""
     errors = sum(1 for f in mine if f.severity == Severity.ERROR and not f.waived)
     warnings = sum(1 for f in mine if f.severity == Severity.WARNING and not f.waived)
     value = result_value(result, rules) if result.scenario else None
@@ -202,7 +194,7 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
         tree = load_submitter(root, division, submitter, rules)
         findings = run_checks(tree, rules, profile, checks, scopes=SUBMITTER_SCOPES)
         mine = findings_by_result(tree.results, findings)
-        summaries = [summarise(r, rules, findings, mine[r.rel]) for r in tree.results]
+        summaries = [summarise(r, rules, mine[r.rel]) for r in tree.results]
         if failure is not None:  # the plain way worked, so the failure was the cache's own
             cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter "
                        f"({type(failure).__name__}: {failure}); it was checked without the cache")
@@ -262,7 +254,7 @@ def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRul
         for item in model_checks:
             _run(item, ctx, rules, profile, findings)
     mine = findings_by_result(tree.results, findings)
-    summaries = [summarise(r, rules, findings, mine[r.rel]) for r in tree.results]
+    summaries = [summarise(r, rules, mine[r.rel]) for r in tree.results]
     if unit_key:
         cache.store("units", unit_key, (findings, summaries))
     cache.stats.units_checked += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from checker.diagnostics import Finding, Severity
 
@@ -83,6 +83,23 @@ def compliance_status(division: str, tests: tuple[str, ...] | list[str],
     per_test = tuple((t, ("passed", "warning", "failed")[r]) for t, r in sorted(worst.items()))
     overall = "failed" if any(r == 2 for r in worst.values()) else "passed"
     return overall, per_test
+
+
+def results_in_scope(ids) -> Callable[[str | None], list[str]]:
+    """For result ids (paths such as ``closed/Acme/results/sys/resnet50/Offline``), a function giving
+    the ids a finding scope contains, in the order of ``ids``: the root scope "" holds every result, a
+    folder the results below it, a result itself. Built once, so that matching many findings to many
+    results does not compare each pair."""
+    below: dict[str, list[str]] = {}
+    for rid in ids:
+        parts = rid.split("/")
+        for scope in {"", *("/".join(parts[:end]) for end in range(1, len(parts) + 1))}:
+            below.setdefault(scope, []).append(rid)
+
+    def holders(scope: str | None) -> list[str]:
+        return below.get(scope, []) if scope is not None else []
+
+    return holders
 
 
 @dataclass

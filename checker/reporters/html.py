@@ -17,12 +17,8 @@ import html
 import json
 
 from checker.diagnostics import Severity
-from checker.report import Report
+from checker.report import Report, results_in_scope
 from checker.reporters.markdown import accuracy_text, compliance_text
-
-
-def _in_scope(scope: str | None, rid: str) -> bool:
-    return scope is not None and (scope == "" or rid == scope or rid.startswith(scope + "/"))
 
 
 def page_data(report: Report) -> dict:
@@ -34,15 +30,11 @@ def page_data(report: Report) -> dict:
             "expected": f.expected, "actual": f.actual, "hint": f.hint, "waived": f.waived,
             "scope": f.result_id,
         })
-    ids = [r.id for r in report.results]
-    idset = set(ids)
-    per_result: dict[str, list[int]] = {rid: [] for rid in ids}
+    per_result: dict[str, list[int]] = {r.id: [] for r in report.results}
+    holders_of = results_in_scope(per_result)
     loose = []
     for i, f in enumerate(report.findings):
-        if f.result_id in idset:
-            per_result[f.result_id].append(i)
-            continue
-        holders = [rid for rid in ids if _in_scope(f.result_id, rid)]
+        holders = holders_of(f.result_id)
         for rid in holders:
             per_result[rid].append(i)
         if not holders:

@@ -14,7 +14,7 @@ from collections import defaultdict
 from xml.sax.saxutils import escape, quoteattr
 
 from checker.diagnostics import Severity
-from checker.report import Report
+from checker.report import Report, results_in_scope
 
 _XML_BAD = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -37,10 +37,6 @@ def _line(f) -> str:
     return "\n".join(parts)
 
 
-def _in_scope(scope: str | None, rid: str) -> bool:
-    return scope is not None and (scope == "" or rid == scope or rid.startswith(scope + "/"))
-
-
 def _case(classname: str, name: str, findings: list, failed: bool, reason: str) -> tuple[list[str], bool]:
     errors = [f for f in findings if f.severity == Severity.ERROR and not f.waived]
     other = [f for f in findings if f not in errors]
@@ -59,12 +55,11 @@ def _case(classname: str, name: str, findings: list, failed: bool, reason: str) 
 
 
 def render(report: Report) -> str:
-    ids = [r.id for r in report.results]
-    idset = set(ids)
+    holders_of = results_in_scope([r.id for r in report.results])
     per_result: dict[str, list] = defaultdict(list)
     orphans: dict[str, list] = defaultdict(list)
     for f in report.findings:
-        holders = [f.result_id] if f.result_id in idset else [rid for rid in ids if _in_scope(f.result_id, rid)]
+        holders = holders_of(f.result_id)
         for rid in holders:
             per_result[rid].append(f)
         if not holders:
