@@ -283,22 +283,40 @@ def _cache_findings(warnings: list[tuple[str, str]], rules: RoundRules, profile:
             for path, message in sorted(set(warnings))]
 
 
-def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
-               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None, cache=None) -> Report:
-    """Check a tree. ``jobs`` > 1 checks submitters in parallel processes (None: one per core when
-    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter.
-    ``cache`` (a ``checker.cache.ResultCache``) reuses earlier results of unchanged files; its
-    ``stats`` tell what was checked again, and its problems become TL004 warnings."""
-    started = time.perf_counter()
+@dataclasses.dataclass
+class RoundStart:
+    """What a check knows before it checks any submitter: the report root, the root and division findings,
+    the ``(division, submitter)`` units in order, and the profile."""
+
+    root: str
+    findings: list[Finding]
+    units: list[tuple[str, str]]
+    profile: Profile
+
+
+def open_round(path: str, rules: RoundRules, profile: str = "official", checks: tuple[Check, ...] = ALL_CHECKS,
+               cache=None) -> RoundStart:
+    """Read the root and division level of ``path``, run their checks, and bind ``cache`` to its salt."""
     prof = PROFILES[profile]
     top, units = load_top(path, rules)
     findings = run_checks(top, rules, prof, checks, scopes=("root", "division"))
-    summaries: list[ResultSummary] = []
     root = top.root.root
     if cache is not None:
         from checker.cache import cache_salt
         cache.prepare(cache_salt(rules.round, prof.name, prof.overrides, tuple(c.code for c in checks)), root)
+    return RoundStart(root=root, findings=findings, units=units, profile=prof)
+
+
+UnitOutput = tuple[list[Finding], list[ResultSummary]]
+
+
+def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
+                checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None,
+                cache=None) -> dict[tuple[str, str], UnitOutput]:
+    """Check ``units`` (serially, or in ``jobs`` processes); their findings and summaries by unit."""
+    root, prof = start.root, start.profile
     unit_cache = cache if cache is not None and cache.usable else None
+    out: dict[tuple[str, str], UnitOutput] = {}
     if jobs is None:
         jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
     if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS:
@@ -308,8 +326,7 @@ def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: st
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for done, (unit, (found, results, taken)) in enumerate(
                     zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
-                findings += found
-                summaries += results
+                out[unit] = (found, results)
                 if taken is not None:
                     cache.stats.merge(taken[0])
                     cache.warnings += taken[1]
@@ -317,11 +334,25 @@ def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: st
                     progress(done, len(units), unit)
     else:
         for done, (division, submitter) in enumerate(units, 1):
-            found, results = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
-            findings += found
-            summaries += results
+            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
             if progress:
                 progress(done, len(units), (division, submitter))
+    return out
+
+
+def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rules: RoundRules,
+             round_reason: str = "", checks: tuple[Check, ...] = ALL_CHECKS, cache=None,
+             started: float | None = None) -> Report:
+    """The report of a round from its start and the outputs of all its units (in ``start.units`` order):
+    adds the cache warnings and runs the round-scope checks."""
+    prof, root = start.profile, start.root
+    unit_cache = cache if cache is not None and cache.usable else None
+    findings = list(start.findings)
+    summaries: list[ResultSummary] = []
+    for unit in start.units:
+        unit_findings, unit_summaries = outputs[unit]
+        findings += unit_findings
+        summaries += unit_summaries
     if cache is not None:
         findings += _cache_findings(cache.warnings, rules, prof)
     # checks over the whole set of results (scope "round"), run once in this process
@@ -362,5 +393,17 @@ def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: st
     report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,
                     findings=findings, checks_run=len(checks))
     report.results = sorted(summaries, key=lambda s: s.id)
-    report.elapsed_s = time.perf_counter() - started
+    report.elapsed_s = time.perf_counter() - started if started is not None else 0.0
     return report
+
+
+def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
+               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None, cache=None) -> Report:
+    """Check a tree. ``jobs`` > 1 checks submitters in parallel processes (None: one per core when
+    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter.
+    ``cache`` (a ``checker.cache.ResultCache``) reuses earlier results of unchanged files; its
+    ``stats`` tell what was checked again, and its problems become TL004 warnings."""
+    started = time.perf_counter()
+    start = open_round(path, rules, profile, checks, cache)
+    outputs = check_units(start, start.units, rules, checks, jobs, progress, cache)
+    return assemble(start, outputs, rules, round_reason, checks, cache, started)
