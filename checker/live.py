@@ -1,0 +1,146 @@
+"""A round kept in memory between checks (``mlpc check --watch``).
+
+The first check checks every submitter. After that, :meth:`LiveRound.recheck` is given the paths that
+changed; it checks again only the submitters (``<division>/<submitter>`` units) that hold one of them,
+and assembles the round from their new outputs and the kept outputs of the others: the root and
+division checks and the round-scope checks run again every time (they are cheap). The report equals a
+fresh ``check_tree`` of the tree as it now is (held to that by tests/core/test_live_round.py).
+
+What a change path can touch:
+
+* a path inside a known unit: that unit;
+* anything else (a file at the root or division level, a submitter folder created, removed or
+  renamed): the root and division level are read again; new units are checked, vanished ones dropped;
+* a unit that holds a symbolic link anywhere may read files outside itself, so it is checked again on
+  every change (through the cache, which then re-checks nothing when its files did not change).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+
+from checker.checks.base import Check
+from checker.engine import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
+from checker.models.rules import RoundRules
+from checker.report import Report
+
+Unit = tuple[str, str]
+FEW_UNITS = 8
+
+
+def holds_link(root: str, unit: Unit) -> bool:
+    """Whether the unit folder is, or holds anywhere below it, a symbolic link."""
+    top = os.path.join(root, *unit)
+    if os.path.islink(top):
+        return True
+    stack = [top]
+    while stack:
+        try:
+            with os.scandir(stack.pop()) as found:
+                for item in found:
+                    if item.is_symlink():
+                        return True
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+        except OSError:
+            continue  # an unreadable folder is the checks' finding, not a link
+    return False
+
+
+def warm_up() -> None:
+    """Import now what checking a result imports on first use (numpy, scipy.special: about 0.5 s), so
+    that the first re-check in this process does not pay for it."""
+    import numpy  # noqa: F401  (power results)
+    import scipy.special  # noqa: F401  (early stopping)
+
+
+class LiveRound:
+    """One tree, checked once in full and then again where it changed."""
+
+    def __init__(self, path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
+                 jobs: int | None = 1, cache=None, checks: tuple[Check, ...] = ALL_CHECKS):
+        self.path = path
+        self.rules = rules
+        self.round_reason = round_reason
+        self.profile = profile
+        self.jobs = jobs
+        self.cache = cache
+        self.checks = checks
+        self.start = None
+        self.outputs: dict[Unit, UnitOutput] = {}
+        self.linked: set[Unit] = set()
+        self.checked: list[Unit] = []  # the units the last pass checked
+
+    def _begin_pass(self) -> None:
+        if self.cache is not None:  # TL004 warnings and the stats tell about this pass only
+            from checker.cache import CacheStats
+
+            self.cache.warnings = []
+            self.cache.stats = CacheStats()
+
+    def _check(self, units: list[Unit], progress) -> None:
+        # a few units are checked in this process: starting worker processes would cost more
+        jobs = self.jobs if len(units) >= FEW_UNITS else 1
+        self.outputs.update(check_units(self.start, units, self.rules, self.checks, jobs, progress, self.cache))
+        for unit in units:
+            if holds_link(self.start.root, unit):
+                self.linked.add(unit)
+            else:
+                self.linked.discard(unit)
+        self.checked = list(units)
+
+    def check_all(self, progress=None) -> Report:
+        """Check every unit (the first pass, or a fresh start)."""
+        started = time.perf_counter()
+        self._begin_pass()
+        self.start = open_round(self.path, self.rules, self.profile, self.checks, self.cache)
+        self.outputs, self.linked = {}, set()
+        self._check(list(self.start.units), progress)
+        warm_up()
+        return assemble(self.start, self.outputs, self.rules, self.round_reason, self.checks, self.cache, started)
+
+    def units_for(self, paths: Iterable[str]) -> tuple[set[Unit], bool]:
+        """The known units holding one of ``paths``, and whether a path lies outside every known unit
+        inside the tree (then the root and division level are read again). Paths outside the tree are
+        ignored."""
+        root = self.start.root
+        bases = [root] + ([os.path.realpath(root)] if os.path.realpath(root) != root else [])
+        known = set(self.start.units)
+        touched: set[Unit] = set()
+        structural = False
+        for path in paths:
+            for base in bases:
+                rel = os.path.relpath(os.path.abspath(path), base)
+                if rel != ".." and not rel.startswith(".." + os.sep):
+                    break
+            else:
+                continue
+            parts = rel.split(os.sep)
+            if len(parts) >= 3 and (parts[0], parts[1]) in known:
+                touched.add((parts[0], parts[1]))
+            else:
+                structural = True
+        # a unit is a submitter folder with a results folder: one that lost it is no unit any more
+        if any(not os.path.isdir(os.path.join(root, *unit, "results")) for unit in touched):
+            structural = True
+        return touched, structural
+
+    def recheck(self, paths: Iterable[str], progress=None) -> Report:
+        """Check again what ``paths`` (changed, added or removed files and folders) can have changed."""
+        if self.start is None:
+            return self.check_all(progress)
+        started = time.perf_counter()
+        self._begin_pass()
+        touched, structural = self.units_for(paths)
+        if structural:
+            self.start = open_round(self.path, self.rules, self.profile, self.checks, self.cache)
+            current = set(self.start.units)
+            for unit in [u for u in self.outputs if u not in current]:
+                del self.outputs[unit]
+            self.linked &= current
+            touched |= {u for u in self.start.units if u not in self.outputs}
+        touched |= self.linked
+        self._check([u for u in self.start.units if u in touched], progress)
+        return assemble(self.start, self.outputs, self.rules, self.round_reason, self.checks, self.cache, started)
