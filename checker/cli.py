@@ -66,6 +66,9 @@ def check(
                                             "$MLPC_CACHE_DIR); never inside the checked tree."),
     waivers: Optional[str] = typer.Option(None, "--waivers", help="YAML or JSON list of {code, path, reason}: "
                                           "matching findings are marked waived and no longer count."),
+    watch: bool = typer.Option(False, "--watch", "-w", help="Keep running: after every change to the tree, check "
+                               "again the submitters that changed and print (or rewrite --output) the new "
+                               "report. Ctrl-C stops; the exit code is that of the last report."),
 ) -> None:
     """Check a submission tree and report every finding with where / expected / actual / hint.
 
@@ -79,6 +82,13 @@ def check(
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
+    if watch:
+        from checker.commands.watch import watch_usage
+
+        try:
+            watch_usage(path, git_ref, output)
+        except MlpcError as exc:
+            _fail(str(exc))
     try:
         source = open_source(path, git_ref, use_cache, cache_dir, ctx.call_on_close)
     except MlpcError as exc:
@@ -87,21 +97,44 @@ def check(
     try:
         rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
-        report = with_progress(lambda progress: check_tree(
-            path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
-            cache=source.cache), quiet, err)
-        source.finish(report, quiet)
-        if parsed is not None:
-            report = waive(report, parsed[0], parsed[1], rules)
     except MlpcError as exc:
         _fail(str(exc))
-    rendered = render_format(report, fmt.value, rules, show_info=show_info)
-    if output:
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(rendered)
-        err.print(f"report written to {output}")
-    else:
-        sys.stdout.write(rendered)
+
+    shown = []
+
+    def emit(report, status: str | None = None) -> None:
+        if parsed is not None:
+            report = waive(report, parsed[0], parsed[1], rules)
+        rendered = render_format(report, fmt.value, rules, show_info=show_info)
+        if output:
+            with open(output, "w", encoding="utf-8") as handle:
+                handle.write(rendered)
+            err.print(f"report written to {output}" + (f" · {status}" if status else ""), soft_wrap=True)
+        else:
+            if status is not None and sys.stdout.isatty():
+                Console().clear()
+            sys.stdout.write(rendered)
+            sys.stdout.flush()
+            if status is not None:
+                err.print(status, soft_wrap=True)
+        shown[:] = [report]
+
+    try:
+        if watch:
+            from checker.commands.watch import check_and_watch
+
+            check_and_watch(path, rules, reason, profile.value, jobs or None, source.cache, emit, quiet, err)
+            if not shown:  # interrupted before the first report
+                raise typer.Exit(2)
+        else:
+            report = with_progress(lambda progress: check_tree(
+                path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
+                cache=source.cache), quiet, err)
+            source.finish(report, quiet)
+            emit(report)
+    except MlpcError as exc:
+        _fail(str(exc))
+    report = shown[0]
     failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
     raise typer.Exit(1 if failed else 0)
 

@@ -1,0 +1,141 @@
+"""``mlpc check --watch``: real file notifications drive re-checks; failures and usage errors are clear."""
+
+import os
+import shutil
+import threading
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from checker import cache as store
+from checker.cache import ResultCache
+from checker.cli import app
+from checker.commands.watch import Watcher, describe, watch
+from checker.diagnostics import MlpcError
+from checker.engine import check_tree
+from checker.live import LiveRound
+from checker.loaders.rules import load_rules
+from checker.reporters import json_report
+from tests.conftest import REPO
+
+BASE = os.path.join(REPO, "fixtures", "checks", "_base")
+RULES = load_rules("v4.1")
+ACCURACY = "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt"
+
+
+@pytest.fixture(autouse=True)
+def pinned_source(monkeypatch):
+    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(BASE, root, symlinks=True)
+    return str(root)
+
+
+def _edit(path: str) -> None:
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text.replace("rouge1", "rougeQ"))
+
+
+def _wait_for(condition, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["notifications", "polling"])
+def test_a_change_on_disk_is_rechecked_and_reported(tree, tmp_path, polling):
+    shown: list[tuple[object, str]] = []
+    notices: list[str] = []
+    stop = threading.Event()
+    watcher = Watcher(tree, notices.append, force_polling=polling)
+    live = LiveRound(tree, RULES, round_reason="test", cache=ResultCache(str(tmp_path / "c")))
+    runner = threading.Thread(target=watch, args=(live, watcher, lambda r, s: shown.append((r, s)), notices.append),
+                              kwargs={"stop": stop})
+    runner.start()
+    try:
+        assert _wait_for(lambda: len(shown) == 1)
+        assert all(r.valid for r in shown[0][0].results)
+        _edit(os.path.join(tree, ACCURACY))
+        assert _wait_for(lambda: len(shown) >= 2), "no re-check after the change"
+    finally:
+        stop.set()
+        runner.join(10)
+    assert not runner.is_alive()
+    report, status = shown[-1]
+    assert json_report.render(report) == json_report.render(check_tree(tree, RULES, round_reason="test"))
+    assert "re-checked closed/Acme" in status and "1 invalid" in status
+    assert notices == []
+
+
+class FakeWatcher:
+    def __init__(self, batches):
+        self._batches = batches
+
+    def batches(self, stop=None):
+        yield from self._batches
+
+
+def test_a_failing_pass_is_a_notice_and_the_next_change_checks_everything(tree, monkeypatch):
+    live = LiveRound(tree, RULES, round_reason="test")
+    shown, notices = [], []
+    calls = []
+    real_recheck = live.recheck
+
+    def recheck(paths, progress=None):
+        calls.append("recheck")
+        if len(calls) == 1:
+            raise MlpcError("the tree vanished")
+        return real_recheck(paths, progress)
+
+    monkeypatch.setattr(live, "recheck", recheck)
+    changed = os.path.join(tree, ACCURACY)
+    last = watch(live, FakeWatcher([{changed}, {changed}]), lambda r, s: shown.append(s), notices.append)
+    assert calls == ["recheck"]  # the second change ran a full check instead
+    assert len(shown) == 2 and "checked 1 submitter" in shown[1]
+    assert notices == ["cannot check the tree (the tree vanished); waiting for the next change"]
+    assert last is not None and len(last.results) == 2
+
+
+def test_ctrl_c_ends_the_watch_with_the_last_report(tree):
+    class Interrupted:
+        def batches(self, stop=None):
+            raise KeyboardInterrupt
+            yield  # pragma: no cover
+
+    live = LiveRound(tree, RULES, round_reason="test")
+    last = watch(live, Interrupted(), lambda r, s: None, print)
+    assert last is not None and len(last.results) == 2
+
+
+def test_status_lines(tree):
+    live = LiveRound(tree, RULES, round_reason="test")
+    report = live.check_all()
+    assert describe(live, report, 0.5, True).endswith("checked 1 submitter in 0.50 s: 2 results, 0 invalid")
+    report = live.recheck([os.path.join(tree, "notes.txt")])
+    assert "re-read the root and division level" in describe(live, report, 0.01, False)
+
+
+def test_a_missing_tree_is_a_clear_error(tmp_path):
+    with pytest.raises(MlpcError, match="not found"):
+        Watcher(str(tmp_path / "absent"), print)
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--git-ref", "HEAD"], "cannot be combined with --git-ref"),
+    (["--output", "{tree}/report.json"], "lies inside the watched tree"),
+])
+def test_usage_errors(tree, extra, message):
+    result = CliRunner().invoke(app, ["check", tree, "--watch", *[e.format(tree=tree) for e in extra]])
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split())
+    assert not os.path.exists(os.path.join(tree, "report.json"))
