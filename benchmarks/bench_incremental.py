@@ -11,7 +11,10 @@ Phases, each a fresh `mlpc check` process (`--format json`, output discarded):
 2. full check, cold cache (hashes every file, stores every entry);
 3. re-check, warm cache, nothing changed;
 4. re-check, warm cache, after changing one result's accuracy.txt (a new file, not an in-place
-   edit: the synthetic round shares inodes between copies).
+   edit: the synthetic round shares inodes between copies);
+5. `mlpc check --watch` (a resident process): the time from writing one more change to that file
+   until the re-checked report is written (what a user waits for), and the re-check as the watch
+   reports it.
 
 For each: wall time and peak RSS (the largest single process of that run: the parent or one
 worker). Phase 4 is also timed inside one process (check_tree only, without interpreter start-up
@@ -82,6 +85,43 @@ print(json.dumps({"seconds": time.perf_counter() - start, "checked": cache.stats
 """
 
 
+def watch_latency(args: list[str], changed: str, report: str) -> tuple[float, str, float]:
+    """(seconds from a change until the new report is written, the watch's status line, seconds of the
+    first full check) for `mlpc check --watch`."""
+    import queue
+    import signal
+    import threading
+
+    cmd = [sys.executable, "-m", "checker.cli_main", "check", *args, "--watch", "--format", "json", "--quiet",
+           "--output", report]
+    proc = subprocess.Popen(cmd, cwd=CODE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    lines: "queue.Queue[tuple[float, str]]" = queue.Queue()
+    threading.Thread(target=lambda: [lines.put((time.perf_counter(), line)) for line in proc.stderr],
+                     daemon=True).start()
+
+    def next_report(since: float) -> tuple[float, str]:
+        while True:
+            try:
+                when, line = lines.get(timeout=120)
+            except queue.Empty:
+                raise SystemExit("the watch wrote no report within 120 s") from None
+            if line.startswith("report written") and when >= since:
+                return when, line.strip()
+
+    try:
+        begun = time.perf_counter()
+        first, _ = next_report(begun)
+        time.sleep(1.0)  # let the first report's own writes settle
+        written = time.perf_counter()
+        with open(changed, "a", encoding="utf-8") as handle:
+            handle.write("\n")
+        when, status = next_report(written)
+        return when - written, status.split(" · ", 1)[-1], first - begun
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
 def change_one_result(root: str) -> tuple[str, str]:
     """Rewrite one accuracy.txt as a new file (breaking the hard link); returns (path, old text)."""
     for folder, dirs, files in sorted(os.walk(root)):
@@ -145,6 +185,9 @@ def main() -> int:
         inner = json.loads(proc.stdout)
         print(f"{'  check_tree only (no start-up, imports)':42s} wall {inner['seconds']:7.2f} s   "
               f"re-checked {len(inner['checked'])} result(s), reused {inner['reused']}")
+        latency, status, first = watch_latency([*base, *cache], changed[0], os.path.join(cache_dir, "watch.json"))
+        print(f"{'--watch: first full check (warm cache)':42s} wall {first:7.2f} s")
+        print(f"{'--watch: change written -> report written':42s} wall {latency:7.2f} s   ({status})")
         if args.verify:
             plain = os.path.join(cache_dir, "plain.json")
             with open(changed[0], "w", encoding="utf-8") as handle:
