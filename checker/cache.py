@@ -13,7 +13,11 @@ Three kinds of entries, all keyed by sha256 of file *contents* (never by timesta
   A hit returns the result's own (result-scope) findings; submitter, system and model checks and the
   result summaries are recomputed from the freshly loaded tree (they are cheap).
 * **round**: the findings of the round-scope checks (which compare results with each other), keyed
-  by every field of every result summary.
+  by every field of every result summary (through a digest of each unit's summaries, kept in its
+  unit entry).
+* **quick**: a pointer from the stat fields of a unit's files (names, sizes, mtimes, ctimes, inodes)
+  to the unit key computed from that same state, so that an unchanged unit is found without opening
+  its digest memo or building its key; the same trust in stat fields as the digest memo.
 
 Every key also holds a *salt*: the cache format, the mlpc version, a digest of the checker's source
 code, the round's data files (``rules/``, ``audits/``), the profile and the set of checks. Changing any
@@ -356,6 +360,39 @@ def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
     return Scan(entries, sorted(entries), complete)
 
 
+def stat_key(salt: str, root: str, rel_dir: str) -> str | None:
+    """A key of the names and stat fields (size, mtime, ctime, inode, device) of everything below
+    ``root/rel_dir``: the cheap first look at a unit. It stands for the unit key computed from the same
+    state (a "quick" entry points from one to the other), on the rule ``DigestMemo`` already follows:
+    a file with the same stat fields holds what it held. None (take the full scan) when the folder is or
+    holds a link, a special file or an unreadable folder, or a file changed in the last RACY_NS."""
+    top = os.path.join(root, rel_dir)
+    limit = time.time_ns() - RACY_NS
+    records: list = [salt, rel_dir]
+    stack = [top]
+    try:
+        if os.path.islink(top):
+            return None
+        while stack:
+            folder = stack.pop()
+            records.append(folder)
+            with os.scandir(folder) as found:
+                for item in found:
+                    if item.is_dir(follow_symlinks=False):
+                        stack.append(item.path)
+                        records.append(item.name + "/")
+                        continue
+                    st = item.stat(follow_symlinks=False)
+                    if not S_ISREG(st.st_mode) or st.st_mtime_ns > limit or st.st_ctime_ns > limit:
+                        return None
+                    records.append((item.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
+                    if len(records) > MAX_SCAN_ENTRIES:
+                        return None
+    except OSError:
+        return None
+    return hashlib.sha256(pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+
+
 def _digest(parts: list) -> str:
     """sha256 of a nest of lists, tuples, strings, numbers and None (``repr`` is exact and unambiguous
     for these, and escapes any odd character of a file name)."""
@@ -395,9 +432,18 @@ def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | Non
     return _digest(["result", salt, result.rel, result.mlperf_model, result.scenario, groups, code])
 
 
-def round_key(salt: str, summaries: tuple) -> str:
-    """Key of the round-scope checks: they read nothing but the result summaries (every field, in
-    ``repr``, which is exact for their strings, numbers and tuples)."""
+def summaries_digest(summaries: list) -> str:
+    """Digest of one unit's result summaries (every field, in ``repr``, which is exact for their strings,
+    numbers and tuples); kept with the unit's entry."""
+    return hashlib.sha256(repr(tuple(summaries)).encode("utf-8", errors="backslashreplace")).hexdigest()
+
+
+def round_key(salt: str, summaries: tuple, unit_digests: list | None = None) -> str:
+    """Key of the round-scope checks, which read nothing but the result summaries: built from the units'
+    summary digests, in unit order, when every unit has one (cheap), else from the sorted summaries
+    themselves."""
+    if unit_digests and all(unit_digests):
+        return hashlib.sha256("\0".join(["round-units", salt, *unit_digests]).encode()).hexdigest()
     return hashlib.sha256(repr(("round", salt, summaries)).encode("utf-8", errors="backslashreplace")).hexdigest()
 
 

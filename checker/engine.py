@@ -177,17 +177,20 @@ SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
 
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-               checks: tuple[Check, ...] = ALL_CHECKS, cache=None) -> tuple[list[Finding], list[ResultSummary]]:
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, with_digest: bool = False):
     """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
 
     With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
     from the cache, and in a changed one only the results whose files changed are checked again;
     the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
-    and the submitter is checked without it."""
+    and the submitter is checked without it. Returns (findings, summaries); ``with_digest`` adds the
+    digest of the summaries kept in the cache entry (None without the cache), which keys the round
+    checks (``assemble``)."""
     failure = None
     if cache is not None and cache.usable and checks is ALL_CHECKS:
         try:
-            return _check_unit_cached(root, division, submitter, rules, profile, cache)
+            out = _check_unit_cached(root, division, submitter, rules, profile, cache)
+            return out if with_digest else out[:2]
         except Exception as exc:  # never let the cache decide a verdict: check the plain way
             failure = exc
     try:
@@ -198,31 +201,39 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
         if failure is not None:  # the plain way worked, so the failure was the cache's own
             cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter "
                        f"({type(failure).__name__}: {failure}); it was checked without the cache")
-        return findings, summaries
+        out = findings, summaries
     except Exception as exc:  # isolate a submitter whose files break the loader
         rel = f"{division}/{submitter}"
-        return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
-                        location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
-                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], []
+        out = [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
+                       location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
+                       hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], []
+    return (*out, None) if with_digest else out
 
 
 def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-                       cache) -> tuple[list[Finding], list[ResultSummary]]:
+                       cache) -> tuple[list[Finding], list[ResultSummary], str]:
     """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
     from checker import cache as store
 
     sub_rel = f"{division}/{submitter}"
+    # first look: the stat fields of the unit's files, pointing to the unit key of the same state
+    # (not for throw-away trees such as a --git-ref checkout, whose inodes never come back)
+    quick = store.stat_key(cache.salt, root, sub_rel) if cache.persist_memo else None
+    pointer = cache.load("quick", quick) if quick else None
+    if isinstance(pointer, str):
+        hit = _unit_hit(cache, pointer)
+        if hit is not None:
+            return hit
     memo = cache.memo(root, sub_rel)
     found = store.scan(root, sub_rel, memo)
     memo.save(cache.warn)
     unit_key = store.unit_key(cache.salt, division, submitter, found)
     if unit_key:
-        hit = cache.load("units", unit_key)
-        if (isinstance(hit, tuple) and len(hit) == 2 and all(isinstance(f, Finding) for f in hit[0])
-                and all(isinstance(r, ResultSummary) for r in hit[1])):
-            cache.stats.units_reused += 1
-            cache.stats.results_reused += len(hit[1])
-            return list(hit[0]), list(hit[1])
+        hit = _unit_hit(cache, unit_key)
+        if hit is not None:
+            if quick:
+                cache.store("quick", quick, unit_key)
+            return hit
     tree = load_submitter(root, division, submitter, rules)
     findings = run_checks(tree, rules, profile, ALL_CHECKS, scopes=("submitter", "system"))
     result_checks = tuple(c for c in ALL_CHECKS if c.scope == "result")
@@ -255,10 +266,23 @@ def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRul
             _run(item, ctx, rules, profile, findings)
     mine = findings_by_result(tree.results, findings)
     summaries = [summarise(r, rules, mine[r.rel]) for r in tree.results]
+    digest = store.summaries_digest(summaries)
     if unit_key:
-        cache.store("units", unit_key, (findings, summaries))
+        cache.store("units", unit_key, (findings, summaries, digest))
+        if quick:
+            cache.store("quick", quick, unit_key)
     cache.stats.units_checked += 1
-    return findings, summaries
+    return findings, summaries, digest
+
+
+def _unit_hit(cache, unit_key: str) -> tuple[list[Finding], list[ResultSummary], str] | None:
+    hit = cache.load("units", unit_key)
+    if (isinstance(hit, tuple) and len(hit) == 3 and all(isinstance(f, Finding) for f in hit[0])
+            and all(isinstance(r, ResultSummary) for r in hit[1]) and isinstance(hit[2], str)):
+        cache.stats.units_reused += 1
+        cache.stats.results_reused += len(hit[1])
+        return list(hit[0]), list(hit[1]), hit[2]
+    return None
 
 
 def _unit_worker(args):
@@ -268,9 +292,9 @@ def _unit_worker(args):
     if cache_spec is not None:
         from checker.cache import ResultCache
         cache = ResultCache.from_spec(cache_spec)
-    found, results = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name],
-                                cache=cache)
-    return found, results, cache.take() if cache is not None else None
+    output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
+                        with_digest=True)
+    return output, cache.take() if cache is not None else None
 
 
 def _cache_findings(warnings: list[tuple[str, str]], rules: RoundRules, profile: Profile) -> list[Finding]:
@@ -307,7 +331,7 @@ def open_round(path: str, rules: RoundRules, profile: str = "official", checks: 
     return RoundStart(root=root, findings=findings, units=units, profile=prof)
 
 
-UnitOutput = tuple[list[Finding], list[ResultSummary]]
+UnitOutput = tuple[list[Finding], list[ResultSummary], "str | None"]  # findings, summaries, their digest
 
 
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
@@ -324,9 +348,8 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
         spec = unit_cache.spec() if unit_cache is not None else None
         work = [(root, d, s, rules.round, prof.name, spec) for d, s in units]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done, (unit, (found, results, taken)) in enumerate(
-                    zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
-                out[unit] = (found, results)
+            for done, (unit, (output, taken)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
+                out[unit] = output
                 if taken is not None:
                     cache.stats.merge(taken[0])
                     cache.warnings += taken[1]
@@ -334,7 +357,8 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
                     progress(done, len(units), unit)
     else:
         for done, (division, submitter) in enumerate(units, 1):
-            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
+            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache,
+                                                    with_digest=True)
             if progress:
                 progress(done, len(units), (division, submitter))
     return out
@@ -349,10 +373,12 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
     unit_cache = cache if cache is not None and cache.usable else None
     findings = list(start.findings)
     summaries: list[ResultSummary] = []
+    digests: list = []
     for unit in start.units:
-        unit_findings, unit_summaries = outputs[unit]
+        unit_findings, unit_summaries, digest = outputs[unit]
         findings += unit_findings
         summaries += unit_summaries
+        digests.append(digest)
     if cache is not None:
         findings += _cache_findings(cache.warnings, rules, prof)
     # checks over the whole set of results (scope "round"), run once in this process
@@ -363,7 +389,7 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
         round_key = None
         if unit_cache is not None and checks is ALL_CHECKS:  # round checks are pure over the summaries
             from checker.cache import round_key as make_round_key
-            round_key = make_round_key(unit_cache.salt, round_ctx.results)
+            round_key = make_round_key(unit_cache.salt, round_ctx.results, digests)
             hit = unit_cache.load("rounds", round_key)
             if isinstance(hit, list) and all(isinstance(f, Finding) for f in hit):
                 found = hit

@@ -1,0 +1,113 @@
+"""The quick first look at a unit (stat fields -> unit key pointer): taken when nothing changed, never
+when something did, and never for what it cannot vouch for."""
+
+import os
+import shutil
+import time
+
+import pytest
+
+from checker import cache as store
+from checker.cache import ResultCache, stat_key
+from checker.engine import check_tree
+from checker.loaders.rules import load_rules
+from checker.reporters import json_report
+from tests.conftest import REPO
+
+BASE = os.path.join(REPO, "fixtures", "checks", "_base")
+RULES = load_rules("v4.1")
+OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
+
+
+@pytest.fixture(autouse=True)
+def settled(monkeypatch):
+    """A freshly copied tree is all "recently changed" (ctime cannot be set back), so the racy window
+    is closed here; test_recent_files_are_not_vouched_for opens it again."""
+    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
+    monkeypatch.setattr(store, "RACY_NS", 0)
+
+
+@pytest.fixture
+def tree(tmp_path):
+    root = tmp_path / "tree"
+    shutil.copytree(BASE, root, symlinks=True)
+    return str(root)
+
+
+def _check(root, cache=None):
+    return json_report.render(check_tree(root, RULES, round_reason="test", cache=cache))
+
+
+def _no_memo(monkeypatch):
+    def refuse(*args):
+        raise AssertionError("the full scan ran")
+    monkeypatch.setattr(ResultCache, "memo", refuse)
+
+
+def test_an_unchanged_unit_is_found_by_its_stat_fields(tree, tmp_path, monkeypatch):
+    plain = _check(tree)
+    assert _check(tree, ResultCache(str(tmp_path / "c"))) == plain
+    assert stat_key("s", tree, "closed/Acme") is not None
+    _no_memo(monkeypatch)
+    warm = ResultCache(str(tmp_path / "c"))
+    assert _check(tree, warm) == plain
+    assert (warm.stats.units_reused, warm.stats.results_checked) == (1, 0) and warm.warnings == []
+
+
+def test_a_same_size_rewrite_with_the_old_mtime_is_seen(tree, tmp_path):
+    _check(tree, ResultCache(str(tmp_path / "c")))
+    path = os.path.join(tree, OFFLINE, "accuracy", "accuracy.txt")
+    before = os.stat(path)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(path, "w", encoding="utf-8") as handle:  # in place, same size
+        handle.write(text.replace("rouge1", "rougeQ"))
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))  # only ctime tells
+    cache = ResultCache(str(tmp_path / "c"))
+    report = _check(tree, cache)
+    assert cache.stats.units_reused == 0 and OFFLINE in cache.stats.checked
+    assert report == _check(tree) and "AC003" in report
+
+
+def test_what_the_stat_fields_cannot_vouch_for(tree, tmp_path, monkeypatch):
+    assert stat_key("s", tree, "closed/Acme") is not None
+    link = os.path.join(tree, "closed/Acme/code/link")
+    os.symlink("../systems", link)
+    assert stat_key("s", tree, "closed/Acme") is None
+    os.remove(link)
+    os.mkfifo(os.path.join(tree, "closed/Acme/fifo"))
+    assert stat_key("s", tree, "closed/Acme") is None
+    os.remove(os.path.join(tree, "closed/Acme/fifo"))
+    assert stat_key("s", tree, "closed/Acme/absent") is None
+    monkeypatch.setattr(store, "RACY_NS", 60 * 10**9)
+    assert stat_key("s", tree, "closed/Acme") is None  # every file was written within the minute
+
+
+def test_recent_files_are_not_vouched_for(tree, tmp_path, monkeypatch):
+    monkeypatch.setattr(store, "RACY_NS", 60 * 10**9)
+    _check(tree, ResultCache(str(tmp_path / "c")))
+    assert not any("quick" in dirs for _, dirs, _ in os.walk(str(tmp_path / "c")))
+    assert any("units" in dirs for _, dirs, _ in os.walk(str(tmp_path / "c")))
+
+
+def test_a_damaged_or_dangling_pointer_is_a_full_check(tree, tmp_path):
+    plain = _check(tree)
+    _check(tree, ResultCache(str(tmp_path / "c")))
+    pointers = [os.path.join(d, f) for d, _, files in os.walk(str(tmp_path / "c")) if "/quick/" in d + "/"
+                for f in files]
+    assert len(pointers) == 1
+    with open(pointers[0], "r+b") as handle:
+        handle.seek(-3, os.SEEK_END)
+        handle.write(b"xyz")
+    damaged = ResultCache(str(tmp_path / "c"))
+    _check(tree, damaged)
+    assert [m.split(" (")[0] for _, m in damaged.warnings] == ["cache entry is damaged"]
+    assert damaged.stats.units_reused == 1  # the full scan found the unit entry
+    # a pointer to a unit entry that is gone: the full scan, which checks the unit again
+    for folder, _, files in os.walk(str(tmp_path / "c")):
+        if "/units/" in folder + "/":
+            for name in files:
+                os.remove(os.path.join(folder, name))
+    again = ResultCache(str(tmp_path / "c"))
+    assert _check(tree, again) == plain
+    assert again.stats.units_checked == 1 and again.warnings == []
