@@ -101,15 +101,16 @@ class LiveRound:
         warm_up()
         return assemble(self.start, self.outputs, self.rules, self.round_reason, self.checks, self.cache, started)
 
-    def units_for(self, paths: Iterable[str]) -> tuple[set[Unit], bool]:
-        """The known units holding one of ``paths``, and whether a path lies outside every known unit
-        inside the tree (then the root and division level are read again). Paths outside the tree are
-        ignored."""
+    def units_for(self, paths: Iterable[str]) -> tuple[set[Unit], bool, bool]:
+        """The known units holding one of ``paths``; whether a path lies outside every known unit
+        (then the root and division level are read again); and whether any path can matter at all.
+        Paths outside the tree, and inside the folders the root checks ignore (``.git``), cannot."""
         root = self.start.root
         bases = [root] + ([os.path.realpath(root)] if os.path.realpath(root) != root else [])
         known = set(self.start.units)
+        ignored = set(self.rules.root_ignored_dirs)
         touched: set[Unit] = set()
-        structural = False
+        structural = relevant = False
         for path in paths:
             for base in bases:
                 rel = os.path.relpath(os.path.abspath(path), base)
@@ -118,6 +119,9 @@ class LiveRound:
             else:
                 continue
             parts = rel.split(os.sep)
+            if len(parts) >= 2 and parts[0] in ignored:
+                continue
+            relevant = True
             if len(parts) >= 3 and (parts[0], parts[1]) in known:
                 touched.add((parts[0], parts[1]))
             else:
@@ -125,15 +129,18 @@ class LiveRound:
         # a unit is a submitter folder with a results folder: one that lost it is no unit any more
         if any(not os.path.isdir(os.path.join(root, *unit, "results")) for unit in touched):
             structural = True
-        return touched, structural
+        return touched, structural, relevant
 
-    def recheck(self, paths: Iterable[str], progress=None) -> Report:
-        """Check again what ``paths`` (changed, added or removed files and folders) can have changed."""
+    def recheck(self, paths: Iterable[str], progress=None) -> Report | None:
+        """Check again what ``paths`` (changed, added or removed files and folders) can have changed;
+        None when none of them can change the report."""
         if self.start is None:
             return self.check_all(progress)
+        touched, structural, relevant = self.units_for(paths)
+        if not relevant:
+            return None
         started = time.perf_counter()
         self._begin_pass()
-        touched, structural = self.units_for(paths)
         if structural:
             self.start = open_round(self.path, self.rules, self.profile, self.checks, self.cache)
             current = set(self.start.units)

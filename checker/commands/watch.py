@@ -101,11 +101,14 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
             started = time.perf_counter()
             full, broken = broken, False
             try:
-                report = run(live.check_all) if full else live.recheck(paths)
+                fresh = run(live.check_all) if full else live.recheck(paths)
             except MlpcError as exc:
                 notice(f"cannot check the tree ({exc}); waiting for the next change")
                 broken = True
                 continue
+            if fresh is None:  # only paths that cannot change the report (.git, say)
+                continue
+            report = fresh
             show(report, describe(live, report, time.perf_counter() - started, full))
     except KeyboardInterrupt:
         pass

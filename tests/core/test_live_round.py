@@ -103,9 +103,12 @@ def test_a_root_level_file_is_read_again(live, tree):
     assert any(f.location.path.endswith('notes.docx') for f in report.findings if f.location)
 
 
-def test_paths_outside_the_tree_change_nothing(live, tree, tmp_path):
+def test_paths_that_cannot_change_the_report_are_no_pass(live, tree, tmp_path):
     live.check_all()
-    report = live.recheck([str(tmp_path / "elsewhere.txt"), "/"])
+    os.makedirs(os.path.join(tree, ".git", "refs"))
+    assert live.recheck([str(tmp_path / "elsewhere.txt"), "/", os.path.join(tree, ".git", "refs")]) is None
+    # the ignored folder itself appearing at the root is read like any root-level change
+    report = live.recheck([os.path.join(tree, ".git")])
     assert live.checked == []
     assert live_json(report) == fresh(tree)
 
