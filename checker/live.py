@@ -72,6 +72,7 @@ class LiveRound:
         self.outputs: dict[Unit, UnitOutput] = {}
         self.linked: set[Unit] = set()
         self.checked: list[Unit] = []  # the units the last pass checked
+        self._unsettled = False
 
     def _begin_pass(self) -> None:
         if self.cache is not None:  # TL004 warnings and the stats tell about this pass only
@@ -80,26 +81,37 @@ class LiveRound:
             self.cache.warnings = []
             self.cache.stats = CacheStats()
 
-    def _check(self, units: list[Unit], progress) -> None:
-        # a few units are checked in this process: starting worker processes would cost more
-        jobs = self.jobs if len(units) >= FEW_UNITS else 1
-        self.outputs.update(check_units(self.start, units, self.rules, self.checks, jobs, progress, self.cache))
+    def _census(self, units: list[Unit]) -> None:
         for unit in units:
             if holds_link(self.start.root, unit):
                 self.linked.add(unit)
             else:
                 self.linked.discard(unit)
+
+    def _check(self, units: list[Unit], progress) -> None:
+        # a few units are checked in this process: starting worker processes would cost more
+        jobs = self.jobs if len(units) >= FEW_UNITS else 1
+        self.outputs.update(check_units(self.start, units, self.rules, self.checks, jobs, progress, self.cache))
         self.checked = list(units)
 
     def check_all(self, progress=None) -> Report:
-        """Check every unit (the first pass, or a fresh start)."""
+        """Check every unit (the first pass, or a fresh start). :meth:`settle` finishes the preparation
+        of re-checks; :meth:`recheck` calls it when it has not run."""
         started = time.perf_counter()
         self._begin_pass()
         self.start = open_round(self.path, self.rules, self.profile, self.checks, self.cache)
         self.outputs, self.linked = {}, set()
         self._check(list(self.start.units), progress)
-        warm_up()
+        self._unsettled = True
         return assemble(self.start, self.outputs, self.rules, self.round_reason, self.checks, self.cache, started)
+
+    def settle(self) -> None:
+        """Find the units holding links and import what a re-check in this process needs: the work after
+        a full check that its report need not wait for (about a second on a whole round)."""
+        if self._unsettled:
+            self._census(list(self.start.units))
+            warm_up()
+            self._unsettled = False
 
     def units_for(self, paths: Iterable[str]) -> tuple[set[Unit], bool, bool]:
         """The known units holding one of ``paths``; whether a path lies outside every known unit
@@ -136,6 +148,7 @@ class LiveRound:
         None when none of them can change the report."""
         if self.start is None:
             return self.check_all(progress)
+        self.settle()
         touched, structural, relevant = self.units_for(paths)
         if not relevant:
             return None
@@ -149,5 +162,7 @@ class LiveRound:
             self.linked &= current
             touched |= {u for u in self.start.units if u not in self.outputs}
         touched |= self.linked
-        self._check([u for u in self.start.units if u in touched], progress)
+        todo = [u for u in self.start.units if u in touched]
+        self._check(todo, progress)
+        self._census(todo)
         return assemble(self.start, self.outputs, self.rules, self.round_reason, self.checks, self.cache, started)

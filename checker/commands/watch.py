@@ -97,11 +97,13 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
     try:
         report = run(live.check_all)
         show(report, describe(live, report, time.perf_counter() - started, True))
+        live.settle()
         for paths in watcher.batches(stop):
             started = time.perf_counter()
             full, broken = broken, False
             try:
                 fresh = run(live.check_all) if full else live.recheck(paths)
+                live.settle()
             except MlpcError as exc:
                 notice(f"cannot check the tree ({exc}); waiting for the next change")
                 broken = True
