@@ -99,6 +99,9 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
         show(report, describe(live, report, time.perf_counter() - started, True))
         live.settle()
         for paths in watcher.batches(stop):
+            if not os.path.isdir(live.path):
+                notice(f"{live.path} is gone; stopped watching")
+                break
             started = time.perf_counter()
             full, broken = broken, False
             try:

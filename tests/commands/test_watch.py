@@ -139,3 +139,18 @@ def test_usage_errors(tree, extra, message):
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
     assert not os.path.exists(os.path.join(tree, "report.json"))
+
+
+def test_a_vanished_tree_ends_the_watch(tree):
+    live = LiveRound(tree, RULES, round_reason="test")
+    notices, shown = [], []
+
+    class Removing:
+        def batches(self, stop=None):
+            shutil.rmtree(tree)
+            yield {tree}
+            raise AssertionError("kept watching a tree that is gone")  # pragma: no cover
+
+    last = watch(live, Removing(), lambda r, s: shown.append(s), notices.append)
+    assert len(shown) == 1 and last is not None
+    assert notices == [f"{tree} is gone; stopped watching"]
