@@ -78,7 +78,7 @@ def check(
     from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
-    from checker.commands.report import read_waivers, render_format, waive
+    from checker.commands.report import read_waivers, render_format, waive, write_report
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
@@ -107,8 +107,7 @@ def check(
             report = waive(report, parsed[0], parsed[1], rules)
         rendered = render_format(report, fmt.value, rules, show_info=show_info)
         if output:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(rendered)
+            write_report(output, rendered)
             err.print(f"report written to {output}" + (f" · {status}" if status else ""), soft_wrap=True)
         else:
             if status is not None and sys.stdout.isatty():

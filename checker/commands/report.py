@@ -77,6 +77,33 @@ def render_format(report, fmt: str, rules, show_info: bool = False) -> str:
     return text.render(report, show_info=show_info)
 
 
+def write_report(path: str, text: str) -> None:
+    """Write a rendered report to ``path``. A regular file (or a new one) is replaced atomically, so a
+    reader (an editor, a CI step, a watch's consumer) never sees half a report; a link, a device such
+    as /dev/null or a fifo is written in place. Raises MlpcError when it cannot be written."""
+    try:
+        if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            return
+        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".mlpc-report-")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # the mode a plain open() would have given
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        raise MlpcError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
 def read_waivers(path: str):
     """Read and parse a waiver file; raises WaiverError (a usage error) on any problem."""
     from checker.registry import ALL_CHECKS, TOOL_CODES

@@ -114,7 +114,10 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
             if fresh is None:  # only paths that cannot change the report (.git, say)
                 continue
             report = fresh
-            show(report, describe(live, report, time.perf_counter() - started, full))
+            try:
+                show(report, describe(live, report, time.perf_counter() - started, full))
+            except MlpcError as exc:  # the report could not be written: say so, keep watching
+                notice(str(exc))
     except KeyboardInterrupt:
         pass
     finally:

@@ -154,3 +154,45 @@ def test_a_vanished_tree_ends_the_watch(tree):
     last = watch(live, Removing(), lambda r, s: shown.append(s), notices.append)
     assert len(shown) == 1 and last is not None
     assert notices == [f"{tree} is gone; stopped watching"]
+
+
+def test_the_cli_watch_rewrites_its_report_and_stops_on_sigterm(tree, tmp_path):
+    """End to end: a real `mlpc check --watch` process, a change on disk, SIGTERM."""
+    import json
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "report.json"
+    env = dict(os.environ, MLPC_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, "-m", "checker.cli_main", "check", tree, "--round", "v4.1", "--watch",
+                             "--format", "json", "--output", str(out), "--quiet"],
+                            cwd=REPO, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(out.exists, 60), "no first report"
+        first = out.stat().st_mtime_ns
+        assert all(r["valid"] for r in json.loads(out.read_text())["results"])
+        time.sleep(0.2)
+        _edit(os.path.join(tree, ACCURACY))
+        assert _wait_for(lambda: out.stat().st_mtime_ns != first and "AC003" in out.read_text(), 60)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 1, err  # the last report has an invalid result
+    assert "Traceback" not in err
+    assert err.count("report written to") == 2 and "re-checked closed/Acme" in err
+
+
+def test_a_report_that_cannot_be_written_is_a_notice_and_the_watch_goes_on(tree):
+    live = LiveRound(tree, RULES, round_reason="test")
+    notices, shown = [], []
+
+    def show(report, status):
+        shown.append(status)
+        if len(shown) == 2:
+            raise MlpcError("cannot write /full/disk/report.json: No space left on device")
+
+    changed = os.path.join(tree, ACCURACY)
+    watch(live, FakeWatcher([{changed}, {changed}]), show, notices.append)
+    assert len(shown) == 3
+    assert notices == ["cannot write /full/disk/report.json: No space left on device"]
