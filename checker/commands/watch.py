@@ -42,7 +42,10 @@ class Watcher:
             self._notify = RustNotify([self.path], False, force_polling, POLL_MS, True, True)
         except Exception as exc:  # the inotify limit, an unsupported file system: poll instead
             notice(f"file notifications cannot be used here ({exc}); polling every {POLL_MS / 1000:g} s instead")
-            self._notify = RustNotify([self.path], False, True, POLL_MS, True, True)
+            try:
+                self._notify = RustNotify([self.path], False, True, POLL_MS, True, True)
+            except Exception as again:
+                raise MlpcError(f"{path}: cannot watch this folder ({again})") from None
 
     def batches(self, stop=None) -> Iterator[set[str]]:
         """The paths changed in each burst of changes; ends when ``stop`` (an Event) is set. Ctrl-C
