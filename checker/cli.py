@@ -55,6 +55,9 @@ def check(
     profile: ProfileName = typer.Option(ProfileName.official, "--profile",
                                         help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
     show_info: bool = typer.Option(False, "--show-info", help="Also list info-level findings in the text report."),
+    details: bool = typer.Option(False, "--details", help="List every result and finding in the text report even "
+                                 "for a large tree (more than 60 results get a one-screen verdict per division "
+                                 "and submitter otherwise)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core "
                              "for trees with many submitters)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -105,7 +108,7 @@ def check(
     def emit(report, status: str | None = None) -> None:
         if parsed is not None:
             report = waive(report, parsed[0], parsed[1], rules)
-        rendered = render_format(report, fmt.value, rules, show_info=show_info)
+        rendered = render_format(report, fmt.value, rules, show_info=show_info, details=details or None)
         if output:
             write_report(output, rendered)
             err.print(f"report written to {output}" + (f" · {status}" if status else ""), soft_wrap=True)

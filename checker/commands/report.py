@@ -48,9 +48,9 @@ def _fail(message: str) -> NoReturn:
 
 # ---------------------------------------------------------------- helpers shared with `mlpc check`
 
-def render_format(report, fmt: str, rules, show_info: bool = False) -> str:
+def render_format(report, fmt: str, rules, show_info: bool = False, details: bool | None = None) -> str:
     """Render ``report`` in one of FORMATS (``rules``: the round's rules, for the CSV columns and
-    the SARIF default levels)."""
+    the SARIF default levels; ``details``: every result in the text format even for a whole round)."""
     fmt = getattr(fmt, "value", fmt)
     if fmt == "json":
         from checker.reporters import json_report
@@ -74,7 +74,7 @@ def render_format(report, fmt: str, rules, show_info: bool = False) -> str:
         return junit.render(report)
     from checker.reporters import text
 
-    return text.render(report, show_info=show_info)
+    return text.render(report, show_info=show_info, details=details)
 
 
 def write_report(path: str, text: str) -> None:

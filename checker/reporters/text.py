@@ -12,6 +12,7 @@ from rich.text import Text
 from checker.report import Report
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+DETAIL_LIMIT = 60  # larger reports (a whole round) print the one-screen verdict unless --details
 
 
 def _value(summary) -> str:
@@ -25,7 +26,7 @@ def _value(summary) -> str:
     return text
 
 
-def build(report: Report, show_info: bool = False, max_findings: int = 400):
+def _head(report: Report) -> list:
     parts = []
     if report.profile != "official":
         parts.append(Text(f"PROFILE '{report.profile}': results checked this way are NOT compliant "
@@ -39,6 +40,11 @@ def build(report: Report, show_info: bool = False, max_findings: int = 400):
                  f"[cyan]{counts['infos']} info[/]")
     head.add_row("time", f"{report.elapsed_s:.2f} s")
     parts.append(Panel(head, title="mlpc check", expand=False))
+    return parts
+
+
+def build(report: Report, show_info: bool = False, max_findings: int = 400):
+    parts = _head(report)
     table = Table(title="Results", show_lines=False, header_style="bold")
     for col in ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W"):
         table.add_column(col, overflow="fold")
@@ -77,8 +83,19 @@ def build(report: Report, show_info: bool = False, max_findings: int = 400):
     return Group(*parts)
 
 
-def render(report: Report, width: int = 160, show_info: bool = False) -> str:
+def render(report: Report, width: int = 160, show_info: bool = False, details: bool | None = None) -> str:
+    """The text report. A report of more than DETAIL_LIMIT results (a whole round) gets the one-screen
+    verdict per division and submitter instead of every result and finding, unless ``details``."""
     console = Console(width=width, record=True, force_terminal=False, color_system=None)
+    compact = not details and (details is not None or len(report.results) > DETAIL_LIMIT)
     with console.capture() as capture:
-        console.print(build(report, show_info=show_info))
-    return capture.get()
+        console.print(Group(*_head(report)) if compact else build(report, show_info=show_info))
+    if not compact:
+        return capture.get()
+    from checker.registry import ALL_CHECKS, TOOL_CODES
+    from checker.reporters import verdict
+
+    names = {c.code: c.name for c in ALL_CHECKS} | {code: name for code, (name, _) in TOOL_CODES.items()}
+    return (capture.get() + "\n" + verdict.render(report, names) + "\n"
+            f"Every result and finding: add --details, use --format json|csv|markdown|sarif|junit, or "
+            f"`mlpc report {report.root} --out DIR` (a review pack per submitter and an HTML page).\n")

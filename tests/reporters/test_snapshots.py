@@ -82,3 +82,9 @@ def test_real_v41(fmt, real41, rules41, snapshot):
 def test_outputs_are_deterministic(example_report, rules41):
     for fmt in FORMATS:
         assert render(example_report, fmt, rules41) == render(example_report, fmt, rules41)
+
+
+def test_real_v41_round_verdict(real41, snapshot):
+    """The one-screen verdict that a whole round gets in the text format (forced here on 46 results)."""
+    output = text.render(stable(real41), details=False)
+    assert output == snapshot(extension_class=_extension("txt"))
