@@ -29,7 +29,7 @@ from collections.abc import Iterable
 import yaml
 
 from checker.diagnostics import Finding, Location, MlpcError, Severity
-from checker.report import Report, compliance_status
+from checker.report import Report, compliance_status, results_in_scope
 from checker.loaders import yaml_text
 
 UNUSED_CODE = "TL003"
@@ -136,10 +136,6 @@ def parse_waivers(text: str, source: str = "waivers", known_codes: Iterable[str]
     return tuple(out)
 
 
-def _in_scope(scope: str | None, rid: str) -> bool:
-    return scope is not None and (scope == "" or rid == scope or rid.startswith(scope + "/"))
-
-
 def apply_waivers(report: Report, waivers: Iterable[Waiver], source: str = "waivers",
                   unused_severity: Severity = Severity.WARNING) -> Report:
     """A new report in which findings matching a waiver are marked ``waived`` (with the reason) and
@@ -159,26 +155,32 @@ def apply_waivers(report: Report, waivers: Iterable[Waiver], source: str = "waiv
                 f = dataclasses.replace(f, waived=waivers[hits[0]].reason)
                 newly.append(f)
         findings.append(f)
+    holders = results_in_scope([r.id for r in report.results])
+    lifted: dict[str, list[int]] = {}  # result id -> [errors, warnings] no longer counted
+    for f in newly:
+        for rid in holders(f.result_id):
+            counts = lifted.setdefault(rid, [0, 0])
+            if f.severity == Severity.ERROR:
+                counts[0] += 1
+            elif f.severity == Severity.WARNING and f.result_id.count("/") >= 1:
+                counts[1] += 1  # root and division warnings are not counted per result (engine)
+    by_result: dict[str, list[Finding]] | None = None
     results = []
     for r in report.results:
-        errors, warnings, touched = r.errors, r.warnings, False
-        for f in newly:
-            if not _in_scope(f.result_id, r.id):
-                continue
-            touched = True
-            if f.severity == Severity.ERROR:
-                errors -= 1
-            elif f.severity == Severity.WARNING and f.result_id.count("/") >= 1:
-                warnings -= 1  # root and division warnings are not counted per result (engine)
-        if not touched:
+        if r.id not in lifted:
             results.append(r)
             continue
-        errors, warnings = max(errors, 0), max(warnings, 0)
+        errors, warnings = max(r.errors - lifted[r.id][0], 0), max(r.warnings - lifted[r.id][1], 0)
         valid = r.valid or (errors == 0 and r.value is not None and bool(r.value))
         comp, per_test = r.compliance, r.compliance_tests
         if r.compliance != "n/a":
-            mine = [f for f in findings if _in_scope(f.result_id, r.id)]
-            comp, per_test = compliance_status(r.division, tuple(t for t, _ in r.compliance_tests), mine)
+            if by_result is None:  # the findings each result's scope holds, in report order
+                by_result = {}
+                for f in findings:
+                    for rid in holders(f.result_id):
+                        by_result.setdefault(rid, []).append(f)
+            comp, per_test = compliance_status(r.division, tuple(t for t, _ in r.compliance_tests),
+                                               by_result.get(r.id, []))
         results.append(dataclasses.replace(r, errors=errors, warnings=warnings, valid=valid, compliance=comp,
                                            compliance_tests=per_test))
     if unused_severity != Severity.OFF:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checker.diagnostics import Severity
-from checker.report import Report, ResultSummary
+from checker.report import Report, ResultSummary, results_in_scope
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
 ALWAYS_QUOTED = frozenset({"SystemType", "SystemName", "host_processor_model_name", "accelerator_model_name",
@@ -72,19 +72,11 @@ def _truthy(value) -> bool:
 
 def _scope_findings(report: Report) -> dict[str, list]:
     """Findings per result id: each finding goes to every result its scope contains."""
-    ids = [r.id for r in report.results]
-    out: dict[str, list] = {i: [] for i in ids}
+    out: dict[str, list] = {r.id: [] for r in report.results}
+    holders = results_in_scope(out)
     for f in report.findings:
-        scope = f.result_id
-        if scope is None:
-            continue
-        if scope in out:
-            out[scope].append(f)
-            continue
-        prefix = scope + "/" if scope else ""
-        for rid in ids:
-            if rid.startswith(prefix):
-                out[rid].append(f)
+        for rid in holders(f.result_id):
+            out[rid].append(f)
     return out
 
 
