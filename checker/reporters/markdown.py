@@ -116,13 +116,45 @@ def _finding_table(findings, with_reason: bool = False) -> list[str]:
     return lines
 
 
+_PACK_INDEX: list = []  # [(key, report, index)] of the last report packed (render() packs every submitter)
+
+
+def _pack_index(report: Report) -> dict[tuple[str, str], tuple[list, list]]:
+    """Per (division, submitter): its results, and the findings its pack shows (its own, its
+    division's and the root's), each in report order. Built once per report, not once per pack."""
+    key = (id(report), id(report.results), id(report.findings), len(report.results), len(report.findings))
+    if _PACK_INDEX and _PACK_INDEX[0][0] == key and _PACK_INDEX[0][1] is report:
+        return _PACK_INDEX[0][2]
+    index: dict[tuple[str, str], tuple[list, list]] = {unit: ([], []) for unit in units(report)}
+    by_division: dict[str, list[tuple[str, str]]] = {}
+    for unit in index:
+        by_division.setdefault(unit[0], []).append(unit)
+    for r in report.results:
+        index[(r.division, r.submitter)][0].append(r)
+    for f in report.findings:
+        if f.result_id is None:
+            continue
+        parts = f.result_id.split("/")
+        if f.result_id == "":
+            holders = list(index)
+        elif len(parts) == 1:
+            holders = by_division.get(f.result_id, [])
+        else:
+            holders = [(parts[0], parts[1])] if (parts[0], parts[1]) in index else []
+        for unit in holders:
+            index[unit][1].append(f)
+    _PACK_INDEX[:] = [(key, report, index)]
+    return index
+
+
 def render_pack(report: Report, division: str, submitter: str, level: int = 1, show_info: bool = True) -> str:
     h = "#" * level
-    base = f"{division}/{submitter}"
-    results = [r for r in report.results if r.division == division and r.submitter == submitter]
+    index = _pack_index(report)
+    if (division, submitter) in index:
+        results, relevant = index[(division, submitter)]
+    else:  # a submitter without results or findings of its own: the root's and its division's findings
+        results, relevant = [], [f for f in report.findings if f.result_id in ("", division)]
     ids = {r.id for r in results}
-    relevant = [f for f in report.findings if f.result_id is not None
-                and (f.result_id == base or f.result_id.startswith(base + "/") or f.result_id in ("", division))]
     shown = [f for f in relevant if show_info or f.severity != Severity.INFO or f.waived]
     active = [f for f in shown if not f.waived]
     waived = [f for f in shown if f.waived]
@@ -174,8 +206,9 @@ def render(report: Report, show_info: bool = False) -> str:
               f"| {counts['results']} | {counts['valid']} | {counts['invalid']} | {counts['errors']} "
               f"| {counts['warnings']} | {counts['infos']} |", ""]
     lines += ["| division | submitter | results | valid | invalid | power | inferred |", "|---|---|---|---|---|---|---|"]
+    index = _pack_index(report)
     for division, submitter in units(report):
-        rs = [r for r in report.results if r.division == division and r.submitter == submitter]
+        rs = index[(division, submitter)][0]
         ok = sum(1 for r in rs if r.valid)
         lines.append(f"| {division} | {cell(submitter)} | {len(rs)} | {ok} | {len(rs) - ok} "
                      f"| {sum(1 for r in rs if r.has_power)} | {sum(1 for r in rs if r.inferred)} |")
