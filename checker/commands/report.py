@@ -217,6 +217,10 @@ def report(
     profile: ProfileName = typer.Option(ProfileName.official, "--profile",
                                         help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
+    use_cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse earlier checks of unchanged files "
+                                   "(keyed by content; shared with mlpc check)."),
+    cache_dir: Optional[str] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/mlpc or "
+                                            "$MLPC_CACHE_DIR); never inside the checked tree."),
 ) -> None:
     """Write a round's review bundle: summary.csv, report.json, review packs, index.html.
 
@@ -225,6 +229,7 @@ def report(
 
     Exit codes: 0 written, 2 usage error.
     """
+    from checker.cache import ResultCache, default_cache_dir
     from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
@@ -236,8 +241,10 @@ def report(
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
         rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
+        cache = ResultCache(cache_dir or default_cache_dir()) if use_cache else None
         result = with_progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
-                                                            jobs=jobs or None, progress=progress), quiet, _err())
+                                                            jobs=jobs or None, progress=progress, cache=cache),
+                               quiet, _err())
         if parsed is not None:
             result = waive(result, parsed[0], parsed[1], rules)
         files = bundle(result, rules, official_csv=official_csv)

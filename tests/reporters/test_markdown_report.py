@@ -107,3 +107,18 @@ def test_report_on_real_round(tmp_path):
     with open(os.path.join(REAL, "v4.1-expected", "summary.csv"), encoding="utf-8") as handle:
         expected = sorted(handle.read().splitlines())
     assert sorted((out / "summary.csv").read_text().splitlines()) == expected
+
+
+def test_report_command_reuses_the_cache(tmp_path):
+    """A second `mlpc report` with the same cache writes the same bundle without checking again."""
+    cache = tmp_path / "cache"
+    first, second, plain = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    args = [EXAMPLE, "--profile", "smoke", "-q", "--cache-dir", str(cache)]
+    assert runner.invoke(app, ["report", *args, "--out", str(first)]).exit_code == 0
+    entries = sorted(p.name for p in cache.rglob("*") if p.is_file() and "/units/" in str(p))
+    assert entries, "no unit entry was stored"
+    assert runner.invoke(app, ["report", *args, "--out", str(second)]).exit_code == 0
+    assert runner.invoke(app, ["report", EXAMPLE, "--profile", "smoke", "-q", "--no-cache",
+                               "--out", str(plain)]).exit_code == 0
+    for name in os.listdir(first):
+        assert (first / name).read_bytes() == (second / name).read_bytes() == (plain / name).read_bytes(), name
