@@ -547,6 +547,10 @@ class ResultCache:
     def _path(self, kind: str, key: str) -> str:
         return os.path.join(self.directory, f"v{FORMAT}", "entries", self.salt[:SALT_CHARS], kind, key[:2], key)
 
+    def has(self, kind: str, key: str) -> bool:
+        """Whether an entry is stored (it may still fail to load)."""
+        return bool(self.usable) and os.path.isfile(self._path(kind, key))
+
     def load(self, kind: str, key: str) -> Any | None:
         if not self.usable:
             return None

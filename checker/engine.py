@@ -176,8 +176,16 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
 SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
 
 
+@dataclasses.dataclass(frozen=True)
+class UnitPointer:
+    """A unit a worker process found unchanged, left for the parent to load: its findings are then
+    unpickled once, in the process that needs them, instead of in the worker and again in the parent."""
+
+    key: str
+
+
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, with_digest: bool = False):
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, with_digest: bool = False, defer: bool = False):
     """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
 
     With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
@@ -185,12 +193,13 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
     the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
     and the submitter is checked without it. Returns (findings, summaries); ``with_digest`` adds the
     digest of the summaries kept in the cache entry (None without the cache), which keys the round
-    checks (``assemble``)."""
+    checks (``assemble``). ``defer``: an unchanged unit found by the stat fields of its files is
+    returned as a :class:`UnitPointer`."""
     failure = None
     if cache is not None and cache.usable and checks is ALL_CHECKS:
         try:
-            out = _check_unit_cached(root, division, submitter, rules, profile, cache)
-            return out if with_digest else out[:2]
+            out = _check_unit_cached(root, division, submitter, rules, profile, cache, defer)
+            return out if with_digest or isinstance(out, UnitPointer) else out[:2]
         except Exception as exc:  # never let the cache decide a verdict: check the plain way
             failure = exc
     try:
@@ -211,7 +220,7 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
 
 
 def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-                       cache) -> tuple[list[Finding], list[ResultSummary], str]:
+                       cache, defer: bool = False):
     """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
     from checker import cache as store
 
@@ -221,6 +230,8 @@ def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRul
     quick = store.stat_key(cache.salt, root, sub_rel) if cache.persist_memo else None
     pointer = cache.load("quick", quick) if quick else None
     if isinstance(pointer, str):
+        if defer and cache.has("units", pointer):
+            return UnitPointer(pointer)
         hit = _unit_hit(cache, pointer)
         if hit is not None:
             return hit
@@ -293,7 +304,7 @@ def _unit_worker(args):
         from checker.cache import ResultCache
         cache = ResultCache.from_spec(cache_spec)
     output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
-                        with_digest=True)
+                        with_digest=True, defer=True)
     return output, cache.take() if cache is not None else None
 
 
@@ -349,6 +360,9 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
         work = [(root, d, s, rules.round, prof.name, spec) for d, s in units]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             for done, (unit, (output, taken)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
+                if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
+                    output = _unit_hit(unit_cache, output.key) or check_unit(
+                        root, *unit, rules, prof, checks, cache=unit_cache, with_digest=True)
                 out[unit] = output
                 if taken is not None:
                     cache.stats.merge(taken[0])

@@ -111,3 +111,31 @@ def test_a_damaged_or_dangling_pointer_is_a_full_check(tree, tmp_path):
     again = ResultCache(str(tmp_path / "c"))
     assert _check(tree, again) == plain
     assert again.stats.units_checked == 1 and again.warnings == []
+
+
+@pytest.fixture
+def two_units(tree):
+    shutil.copytree(os.path.join(tree, "closed", "Acme"), os.path.join(tree, "closed", "Beta"), symlinks=True)
+    return tree
+
+
+def _unit_entries(cache_dir):
+    return [os.path.join(d, f) for d, _, files in os.walk(cache_dir) if "/units/" in d + "/" for f in files]
+
+
+def test_workers_leave_unchanged_units_for_the_parent_to_load(two_units, tmp_path):
+    plain = json_report.render(check_tree(two_units, RULES, round_reason="test", jobs=2))
+    check_tree(two_units, RULES, round_reason="test", jobs=2, cache=ResultCache(str(tmp_path / "c")))
+    warm = ResultCache(str(tmp_path / "c"))
+    assert json_report.render(check_tree(two_units, RULES, round_reason="test", jobs=2, cache=warm)) == plain
+    assert (warm.stats.units_reused, warm.stats.units_checked, warm.warnings) == (2, 0, [])
+    # a damaged entry behind a pointer: the parent checks that unit itself, with a TL004 warning
+    for path in _unit_entries(str(tmp_path / "c")):
+        with open(path, "r+b") as handle:
+            handle.seek(-3, os.SEEK_END)
+            handle.write(b"xyz")
+    damaged = ResultCache(str(tmp_path / "c"))
+    report = check_tree(two_units, RULES, round_reason="test", jobs=2, cache=damaged)
+    assert damaged.stats.units_checked == 2 and len(damaged.warnings) == 2
+    assert [f for f in report.findings if f.code != "TL004"] == [
+        f for f in check_tree(two_units, RULES, round_reason="test", jobs=2).findings]
