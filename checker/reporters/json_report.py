@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from checker.report import REPORT_VERSION, Report
+from checker.reporters import jsontext
 
 
 def to_data(report: Report) -> dict:
@@ -21,21 +20,6 @@ def to_data(report: Report) -> dict:
     }
 
 
-#: the long lists: one record per line, written by the C encoder (``json`` falls back to its
-#: pure-Python encoder whenever ``indent`` is set, which took most of a large round's rendering time)
-_RECORD_LISTS = ("results", "findings")
-
-
 def render(report: Report) -> str:
     """Indented JSON whose result and finding records take one line each."""
-    data = to_data(report)
-    record = json.JSONEncoder(default=str).encode
-    parts = []
-    for key, value in data.items():
-        if key in _RECORD_LISTS and value:
-            body = ",\n".join("    " + record(item) for item in value)
-            parts.append(f"  {json.dumps(key)}: [\n{body}\n  ]")
-        else:
-            text = json.dumps(value, indent=2, default=str).replace("\n", "\n  ")
-            parts.append(f"  {json.dumps(key)}: {text}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+    return jsontext.dumps(to_data(report), records=("results", "findings")) + "\n"

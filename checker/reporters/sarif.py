@@ -8,12 +8,12 @@ suppression with the waiver's reason. Paths stay relative: the absolute root is 
 
 from __future__ import annotations
 
-import json
 from urllib.parse import quote
 
 from checker.diagnostics import Severity
 from checker.registry import ALL_CHECKS, TOOL_CODES
 from checker.report import Report
+from checker.reporters import jsontext
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -107,4 +107,5 @@ def to_data(report: Report, severities: dict | None = None, all_rules: bool = Tr
 
 
 def render(report: Report, severities: dict | None = None, all_rules: bool = True) -> str:
-    return json.dumps(to_data(report, severities, all_rules), indent=2, default=str) + "\n"
+    """SARIF 2.1.0 as JSON text; each result, rule and location record takes one line."""
+    return jsontext.dumps(to_data(report, severities, all_rules), records=("results", "rules")) + "\n"

@@ -1,0 +1,32 @@
+"""JSON text for large reports: objects one key per line (indented), and the record lists named by the
+caller (``results``, ``findings``, ...) one compact record per line, written by ``json``'s C encoder.
+(``json.dumps`` with ``indent`` falls back to its pure-Python encoder, which took most of the time of
+rendering a whole round.) The data is that of ``json.dumps(value, default=str)``; only the whitespace
+differs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+
+_encode = json.JSONEncoder(default=str).encode
+
+
+def dumps(value, records: Collection[str] = (), indent: int = 2) -> str:
+    """``value`` as indented JSON, except that a list of objects under a key in ``records`` has one
+    object per line."""
+    def walk(item, level: int, key: str | None) -> str:
+        pad, close = " " * (indent * (level + 1)), " " * (indent * level)
+        if isinstance(item, dict) and item:
+            rows = [f"{pad}{_encode(str(name))}: {walk(inner, level + 1, str(name))}" for name, inner in item.items()]
+        elif isinstance(item, (list, tuple)) and item:
+            if key in records and all(isinstance(inner, dict) for inner in item):
+                rows = [pad + _encode(inner) for inner in item]
+            else:
+                rows = [pad + walk(inner, level + 1, None) for inner in item]
+        else:
+            return _encode(item)
+        opening, ending = ("{", "}") if isinstance(item, dict) else ("[", "]")
+        return opening + "\n" + ",\n".join(rows) + "\n" + close + ending
+
+    return walk(value, 0, None)
