@@ -114,6 +114,11 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
                 notice(f"cannot check the tree ({exc}); waiting for the next change")
                 broken = True
                 continue
+            except Exception as exc:  # a bug must not end the watch: say so, start over on the next change
+                notice(f"checking failed ({type(exc).__name__}: {exc}; please report this bug); "
+                       "the next change starts a full check")
+                broken = True
+                continue
             if fresh is None:  # only paths that cannot change the report (.git, say)
                 continue
             report = fresh

@@ -196,3 +196,14 @@ def test_a_report_that_cannot_be_written_is_a_notice_and_the_watch_goes_on(tree)
     watch(live, FakeWatcher([{changed}, {changed}]), show, notices.append)
     assert len(shown) == 3
     assert notices == ["cannot write /full/disk/report.json: No space left on device"]
+
+
+def test_a_crashing_pass_is_a_notice_not_a_traceback(tree, monkeypatch):
+    live = LiveRound(tree, RULES, round_reason="test")
+    notices, shown = [], []
+    monkeypatch.setattr(live, "recheck", lambda paths, progress=None: 1 / 0)
+    changed = os.path.join(tree, ACCURACY)
+    watch(live, FakeWatcher([{changed}, {changed}]), lambda r, s: shown.append(s), notices.append)
+    assert notices == ["checking failed (ZeroDivisionError: division by zero; please report this bug); "
+                       "the next change starts a full check"]
+    assert len(shown) == 2 and "checked 1 submitter" in shown[1]  # the full check after it

@@ -151,3 +151,22 @@ def test_a_submitter_focus_is_kept(tmp_path, tree):
     report = live.recheck([changed, os.path.join(tree, OFFLINE, "accuracy", "accuracy.txt")])
     assert live.checked == [("closed", "Beta")]
     assert live_json(report) == json_report.render(check_tree(focus, RULES, round_reason="test"))
+
+
+def test_many_changed_submitters_are_checked_in_worker_processes(tree, tmp_path):
+    """A burst touching FEW_UNITS or more submitters (a branch switch, say) goes through the process pool."""
+    from checker import live as live_module
+
+    for n in range(live_module.FEW_UNITS):
+        shutil.copytree(os.path.join(tree, "closed", "Acme"), os.path.join(tree, "open", f"Copy{n}"), symlinks=True)
+    live = LiveRound(tree, RULES, round_reason="test", jobs=2, cache=ResultCache(str(tmp_path / "c")))
+    live.check_all()
+    changed = []
+    for n in range(live_module.FEW_UNITS):
+        path = os.path.join(tree, "open", f"Copy{n}", "results", "edge_sys", "gptj-99", "Offline", "accuracy",
+                            "accuracy.txt")
+        _rewrite(path, "rouge1", "rougeQ")
+        changed.append(path)
+    report = live.recheck(changed)
+    assert len(live.checked) == live_module.FEW_UNITS
+    assert live_json(report) == fresh(tree)
