@@ -111,7 +111,7 @@ def watch_latency(args: list[str], changed: str, report: str) -> tuple[float, st
     try:
         begun = time.perf_counter()
         first, _ = next_report(begun)
-        time.sleep(1.0)  # let the first report's own writes settle
+        time.sleep(3.0)  # let the watch settle (link census, imports for re-checks), as a user's next save would
         written = time.perf_counter()
         with open(changed, "a", encoding="utf-8") as handle:
             handle.write("\n")
