@@ -56,6 +56,7 @@ from bisect import bisect_left
 from decimal import Decimal
 from typing import Any
 
+from checker import fingerprint
 from checker.diagnostics import Finding, Location, MlpcError, Severity
 from checker.report import ResultSummary
 
@@ -115,39 +116,10 @@ def exact_dumps(value: Any) -> bytes:
 # --------------------------------------------------------------------------------------------------
 # the salt: everything besides the tree's files that decides a check's output
 
-def _package_digest() -> str:
-    here = os.path.dirname(os.path.abspath(__file__))
-    digest = hashlib.sha256()
-    for folder, dirs, files in os.walk(here):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if name.endswith(".py"):
-                path = os.path.join(folder, name)
-                digest.update(os.path.relpath(path, here).encode() + b"\0")
-                with open(path, "rb") as handle:
-                    digest.update(hashlib.sha256(handle.read()).digest())
-    return digest.hexdigest()
-
-
-def _data_digest(folder: str) -> str:
-    digest = hashlib.sha256()
-    for base, dirs, files in os.walk(folder):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(base, name)
-            digest.update(os.path.relpath(path, folder).encode() + b"\0")
-            with open(path, "rb") as handle:
-                digest.update(hashlib.sha256(handle.read()).digest())
-    return digest.hexdigest()
-
-
-def _version() -> str:
-    try:
-        from importlib.metadata import PackageNotFoundError, version
-
-        return version("mlpc")
-    except (ImportError, PackageNotFoundError):
-        return "source"
+# (module-level names, so that tests can pin the source digest while others edit the source)
+_package_digest = fingerprint.package_digest
+_data_digest = fingerprint.data_digest
+_version = fingerprint.version
 
 
 def cache_salt(round_name: str, profile: str, overrides: tuple, check_codes: tuple[str, ...]) -> str:

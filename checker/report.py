@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from checker.diagnostics import Finding, Severity
 
-REPORT_VERSION = "1.0"
+REPORT_VERSION = "1.1"
 
 
 @dataclass(frozen=True)
@@ -112,6 +112,8 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     checks_run: int = 0
     elapsed_s: float = 0.0
+    tool_version: str = ""  # checker.fingerprint: which mlpc, and which source and data files, made it
+    fingerprint: str = ""
 
     def counts(self) -> dict[str, int]:
         sev = {s: 0 for s in ("error", "warning", "info")}

@@ -10,6 +10,8 @@ def to_data(report: Report) -> dict:
     return {
         "report_version": REPORT_VERSION,
         "tool": "mlpc",
+        "tool_version": report.tool_version,
+        "fingerprint": report.fingerprint,
         "round": report.round,
         "round_reason": report.round_reason,
         "profile": report.profile,

@@ -99,6 +99,13 @@ def units(report: Report) -> list[tuple[str, str]]:
     return sorted(found)
 
 
+def checker_text(report: Report) -> str:
+    """" Checked by mlpc V (fingerprint F)." when the report knows its checker (checker.fingerprint)."""
+    if not report.fingerprint:
+        return ""
+    return f" Checked by mlpc {cell(report.tool_version)} (fingerprint `{report.fingerprint[:16]}`)."
+
+
 def pack_name(division: str, submitter: str) -> str:
     return f"{division}-{submitter}.md"
 
@@ -160,7 +167,7 @@ def render_pack(report: Report, division: str, submitter: str, level: int = 1, s
     waived = [f for f in shown if f.waived]
     valid = sum(1 for r in results if r.valid)
     lines = [f"{h} Review pack: {division} / {submitter}", ""]
-    lines.append(f"Round {report.round} ({cell(report.round_reason)}), profile `{report.profile}`. "
+    lines.append(f"Round {report.round} ({cell(report.round_reason)}), profile `{report.profile}`.{checker_text(report)} "
                  "Result IDs are the result folders, relative to the submission root.")
     if report.profile != "official":
         lines += ["", f"**Profile '{report.profile}': results checked this way are NOT compliant MLPerf results.**"]
@@ -200,7 +207,7 @@ def render_pack(report: Report, division: str, submitter: str, level: int = 1, s
 def render(report: Report, show_info: bool = False) -> str:
     """The whole report: an overview table per submitter, then every submitter's pack."""
     lines = [f"# mlpc report: round {report.round}", "",
-             f"Round {report.round} ({cell(report.round_reason)}), profile `{report.profile}`.", ""]
+             f"Round {report.round} ({cell(report.round_reason)}), profile `{report.profile}`.{checker_text(report)}", ""]
     counts = report.counts()
     lines += ["| results | valid | invalid | errors | warnings | info |", "|---|---|---|---|---|---|",
               f"| {counts['results']} | {counts['valid']} | {counts['invalid']} | {counts['errors']} "

@@ -39,6 +39,8 @@ def _head(report: Report) -> list:
     head.add_row("findings", f"[red]{counts['errors']} errors[/], [yellow]{counts['warnings']} warnings[/], "
                  f"[cyan]{counts['infos']} info[/]")
     head.add_row("time", f"{report.elapsed_s:.2f} s")
+    if report.fingerprint:
+        head.add_row("checker", f"mlpc {report.tool_version}, fingerprint {report.fingerprint[:16]}")
     parts.append(Panel(head, title="mlpc check", expand=False))
     return parts
 

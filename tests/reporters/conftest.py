@@ -17,8 +17,10 @@ EXAMPLE = os.path.join(REPO, "fixtures", "example_submission")
 
 
 def stable(report: Report) -> Report:
-    """The report with its machine-dependent parts fixed (absolute root, wall time)."""
-    return dataclasses.replace(report, root="<submission root>", elapsed_s=0.0)
+    """The report with its machine- and version-dependent parts fixed (absolute root, wall time, the
+    checker's version and fingerprint)."""
+    return dataclasses.replace(report, root="<submission root>", elapsed_s=0.0, tool_version="<version>",
+                               fingerprint="0" * 64)
 
 
 @pytest.fixture(scope="session")
