@@ -108,6 +108,7 @@ def check(
     def emit(report, status: str | None = None) -> None:
         if parsed is not None:
             report = waive(report, parsed[0], parsed[1], rules)
+        shown[:] = [report]  # first: a Ctrl-C while it is written still exits with this report's code
         rendered = render_format(report, fmt.value, rules, show_info=show_info, details=details or None)
         if output:
             write_report(output, rendered)
@@ -119,7 +120,6 @@ def check(
             sys.stdout.flush()
             if status is not None:
                 err.print(status, soft_wrap=True)
-        shown[:] = [report]
 
     try:
         if watch:

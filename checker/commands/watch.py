@@ -85,6 +85,41 @@ def describe(live: LiveRound, report: Report, seconds: float, first: bool) -> st
     return f"[{time.strftime('%H:%M:%S')}] {what} in {seconds:.2f} s: {verdict}"
 
 
+def verdict_changes(before: Report | None, after: Report, limit: int = 10) -> tuple[int, list[str]]:
+    """How many results changed verdict, appeared or disappeared between two reports, and one line for
+    each of the first ``limit`` (with the error codes of a result that became invalid)."""
+    if before is None:
+        return 0, []
+    old = {r.id: r.valid for r in before.results}
+    new = {r.id: r.valid for r in after.results}
+    word = {True: "valid", False: "INVALID"}
+    lines = []
+    for rid in sorted(old.keys() | new.keys()):
+        if rid not in new:
+            lines.append(f"  {rid}: gone")
+        elif rid not in old:
+            lines.append(f"  {rid}: new, {word[new[rid]]}")
+        elif old[rid] != new[rid]:
+            lines.append(f"  {rid}: {word[old[rid]]} -> {word[new[rid]]}")
+    if not lines:
+        return 0, []
+    errors: dict[str, set[str]] = {}
+    for f in after.findings:
+        if f.severity.value == "error" and not f.waived and f.result_id is not None:
+            errors.setdefault(f.result_id, set()).add(f.code)
+    detailed = []
+    for line in lines:
+        rid = line.strip().split(": ")[0]
+        if line.endswith("INVALID"):
+            codes = sorted(set().union(*(c for scope, c in errors.items()
+                                         if scope == "" or rid == scope or rid.startswith(scope + "/"))))
+            if codes:
+                line += f" ({', '.join(codes)})"
+        detailed.append(line)
+    more = len(detailed) - limit
+    return len(detailed), detailed[:limit] + ([f"  ... and {more} more"] if more > 0 else [])
+
+
 def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None],
           notice: Callable[[str], None], progress_run=None, stop=None) -> Report | None:
     """Check everything, then re-check after each burst of changes until Ctrl-C (or ``stop``).
@@ -121,9 +156,13 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
                 continue
             if fresh is None:  # only paths that cannot change the report (.git, say)
                 continue
+            count, changes = verdict_changes(report, fresh)
             report = fresh
+            status = describe(live, report, time.perf_counter() - started, full)
+            if count:
+                status += f"\n{_plural(count, 'verdict')} changed:\n" + "\n".join(changes)
             try:
-                show(report, describe(live, report, time.perf_counter() - started, full))
+                show(report, status)
             except MlpcError as exc:  # the report could not be written: say so, keep watching
                 notice(str(exc))
     except KeyboardInterrupt:
