@@ -56,7 +56,7 @@ from bisect import bisect_left
 from decimal import Decimal
 from typing import Any
 
-from checker import fingerprint
+from checker.loaders import fingerprint
 from checker.diagnostics import Finding, Location, MlpcError, Severity
 from checker.report import ResultSummary
 

@@ -430,7 +430,7 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
             summaries = [dataclasses.replace(s, valid=False, errors=s.errors + 1) if _in_scope(f.result_id, s.id)
                          else s for s in summaries]
     findings.sort(key=lambda f: f.sort_key())
-    from checker.fingerprint import checker_fingerprint, version
+    from checker.loaders.fingerprint import checker_fingerprint, version
 
     report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,
                     findings=findings, checks_run=len(checks), tool_version=version(),

@@ -23,30 +23,12 @@ from collections.abc import Iterable
 
 from checker.checks.base import Check
 from checker.engine import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
+from checker.loaders.units import holds_link, is_unit
 from checker.models.rules import RoundRules
 from checker.report import Report
 
 Unit = tuple[str, str]
 FEW_UNITS = 8
-
-
-def holds_link(root: str, unit: Unit) -> bool:
-    """Whether the unit folder is, or holds anywhere below it, a symbolic link."""
-    top = os.path.join(root, *unit)
-    if os.path.islink(top):
-        return True
-    stack = [top]
-    while stack:
-        try:
-            with os.scandir(stack.pop()) as found:
-                for item in found:
-                    if item.is_symlink():
-                        return True
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-        except OSError:
-            continue  # an unreadable folder is the checks' finding, not a link
-    return False
 
 
 def warm_up() -> None:
@@ -139,7 +121,7 @@ class LiveRound:
             else:
                 structural = True
         # a unit is a submitter folder with a results folder: one that lost it is no unit any more
-        if any(not os.path.isdir(os.path.join(root, *unit, "results")) for unit in touched):
+        if any(not is_unit(root, unit) for unit in touched):
             structural = True
         return touched, structural, relevant
 

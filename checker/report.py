@@ -112,7 +112,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     checks_run: int = 0
     elapsed_s: float = 0.0
-    tool_version: str = ""  # checker.fingerprint: which mlpc, and which source and data files, made it
+    tool_version: str = ""  # checker.loaders.fingerprint: which mlpc, and which source and data files, made it
     fingerprint: str = ""
 
     def counts(self) -> dict[str, int]:

@@ -100,7 +100,7 @@ def units(report: Report) -> list[tuple[str, str]]:
 
 
 def checker_text(report: Report) -> str:
-    """" Checked by mlpc V (fingerprint F)." when the report knows its checker (checker.fingerprint)."""
+    """" Checked by mlpc V (fingerprint F)." when the report knows its checker (checker.loaders.fingerprint)."""
     if not report.fingerprint:
         return ""
     return f" Checked by mlpc {cell(report.tool_version)} (fingerprint `{report.fingerprint[:16]}`)."

@@ -4,7 +4,7 @@ import hashlib
 import os
 import re
 
-from checker import fingerprint
+from checker.loaders import fingerprint
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report

@@ -9,7 +9,8 @@ import pytest
 from checker import cache as store
 from checker.cache import ResultCache
 from checker.engine import check_tree
-from checker.live import LiveRound, holds_link
+from checker.live import LiveRound
+from checker.loaders.units import holds_link
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
 from tests.conftest import REPO

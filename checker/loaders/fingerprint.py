@@ -36,7 +36,8 @@ def _files_digest(folder: str, keep) -> str:
 
 def package_digest() -> str:
     """sha256 over the checker package's Python source files (names and contents)."""
-    return _files_digest(os.path.dirname(os.path.abspath(__file__)), lambda name: name.endswith(".py"))
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # checker/
+    return _files_digest(package, lambda name: name.endswith(".py"))
 
 
 def data_digest(folder: str) -> str:
