@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from enum import Enum
 from typing import Optional
 
@@ -81,7 +80,7 @@ def check(
     from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
-    from checker.commands.report import read_waivers, render_format, waive, write_report
+    from checker.commands.report import ReportOutput, read_waivers
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
@@ -103,40 +102,24 @@ def check(
     except MlpcError as exc:
         _fail(str(exc))
 
-    shown = []
-
-    def emit(report, status: str | None = None) -> None:
-        if parsed is not None:
-            report = waive(report, parsed[0], parsed[1], rules)
-        shown[:] = [report]  # first: a Ctrl-C while it is written still exits with this report's code
-        rendered = render_format(report, fmt.value, rules, show_info=show_info, details=details or None)
-        if output:
-            write_report(output, rendered)
-            err.print(f"report written to {output}" + (f" · {status}" if status else ""), soft_wrap=True)
-        else:
-            if status is not None and sys.stdout.isatty():
-                Console().clear()
-            sys.stdout.write(rendered)
-            sys.stdout.flush()
-            if status is not None:
-                err.print(status, soft_wrap=True)
-
+    show = ReportOutput(fmt.value, rules, output, show_info=show_info, details=details or None, waivers=parsed,
+                        console=err)
     try:
         if watch:
             from checker.commands.watch import check_and_watch
 
-            check_and_watch(path, rules, reason, profile.value, jobs or None, source.cache, emit, quiet, err)
-            if not shown:  # interrupted before the first report
-                raise typer.Exit(2)
+            check_and_watch(path, rules, reason, profile.value, jobs or None, source.cache, show, quiet, err)
         else:
             report = with_progress(lambda progress: check_tree(
                 path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
                 cache=source.cache), quiet, err)
             source.finish(report, quiet)
-            emit(report)
+            show(report)
     except MlpcError as exc:
         _fail(str(exc))
-    report = shown[0]
+    if show.last is None:  # interrupted before the first report
+        raise typer.Exit(2)
+    report = show.last
     failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
     raise typer.Exit(1 if failed else 0)
 

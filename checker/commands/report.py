@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 import tempfile
 from enum import Enum
 from typing import NoReturn, Optional
@@ -75,6 +76,37 @@ def render_format(report, fmt: str, rules, show_info: bool = False, details: boo
     from checker.reporters import text
 
     return text.render(report, show_info=show_info, details=details)
+
+
+class ReportOutput:
+    """Where ``mlpc check`` puts a report: waived (when waivers are given), rendered in ``fmt`` and
+    written to ``output`` (atomically) or stdout, with an optional status line on ``console``. Under
+    --watch it is called after every pass; ``last`` is the last report shown, whose verdict is the
+    exit code."""
+
+    def __init__(self, fmt: str, rules, output: str | None, show_info: bool = False, details: bool | None = None,
+                 waivers=None, console: Console | None = None):
+        self.fmt, self.rules, self.output = fmt, rules, output
+        self.show_info, self.details, self.waivers = show_info, details, waivers
+        self.console = console or _err()
+        self.last = None
+
+    def __call__(self, report, status: str | None = None) -> None:
+        if self.waivers is not None:
+            report = waive(report, self.waivers[0], self.waivers[1], self.rules)
+        self.last = report  # first: a Ctrl-C while it is written still exits with this report's code
+        rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details)
+        if self.output:
+            write_report(self.output, rendered)
+            self.console.print(f"report written to {self.output}" + (f" · {status}" if status else ""),
+                               soft_wrap=True, markup=False, highlight=False)
+            return
+        if status is not None and sys.stdout.isatty():
+            Console().clear()
+        sys.stdout.write(rendered)
+        sys.stdout.flush()
+        if status is not None:
+            self.console.print(status, soft_wrap=True, markup=False, highlight=False)
 
 
 def write_report(path: str, text: str) -> None:

@@ -201,5 +201,8 @@ def check_and_watch(path: str, rules, reason: str, profile: str, jobs: int | Non
     live = LiveRound(path, rules, round_reason=reason, profile=profile, jobs=jobs, cache=cache)
     if not quiet:
         console.print(f"watching {path} for changes (Ctrl-C to stop)")
-    return watch(live, watcher, lambda report, status: emit(report, status + " · watching (Ctrl-C to stop)"),
-                 notice, lambda work: with_progress(work, quiet, console))
+    def show(report: Report, status: str) -> None:
+        first, _, rest = status.partition("\n")
+        emit(report, first + " · watching (Ctrl-C to stop)" + ("\n" + rest if rest else ""))
+
+    return watch(live, watcher, show, notice, lambda work: with_progress(work, quiet, console))
