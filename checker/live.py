@@ -2,9 +2,9 @@
 
 The first check checks every submitter. After that, :meth:`LiveRound.recheck` is given the paths that
 changed; it checks again only the submitters (``<division>/<submitter>`` units) that hold one of them,
-and assembles the round from their new outputs and the kept outputs of the others: the root and
-division checks and the round-scope checks run again every time (they are cheap). The report equals a
-fresh ``check_tree`` of the tree as it now is (held to that by tests/core/test_live_round.py).
+and assembles the round from their new outputs and the kept outputs of the others (the round-scope
+checks run again each time, through their cache entry when the summaries did not change). The report
+equals a fresh ``check_tree`` of the tree as it now is (held to that by tests/core/test_live_round.py).
 
 What a change path can touch:
 
