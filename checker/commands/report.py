@@ -92,8 +92,16 @@ class ReportOutput:
         self.last = None
 
     def __call__(self, report, status: str | None = None) -> None:
+        self.write(self.prepare(report), status)
+
+    def prepare(self, report):
+        """The report as it is shown: with the waivers applied."""
         if self.waivers is not None:
             report = waive(report, self.waivers[0], self.waivers[1], self.rules)
+        return report
+
+    def write(self, report, status: str | None = None) -> None:
+        """Show a prepared report."""
         self.last = report  # first: a Ctrl-C while it is written still exits with this report's code
         rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details)
         if self.output:

@@ -121,19 +121,22 @@ def verdict_changes(before: Report | None, after: Report, limit: int = 10) -> tu
 
 
 def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None],
-          notice: Callable[[str], None], progress_run=None, stop=None) -> Report | None:
+          notice: Callable[[str], None], progress_run=None, stop=None,
+          prepare: Callable[[Report], Report] | None = None) -> Report | None:
     """Check everything, then re-check after each burst of changes until Ctrl-C (or ``stop``).
-    ``show(report, status)`` is called after every pass; a pass that fails (the tree vanished, say)
-    is reported through ``notice`` and the next change starts over with a full check. Returns the
-    last report."""
+    ``show(report, status)`` is called after every pass with the report made by ``prepare`` (the
+    waivers, say), which the verdict changes are computed on; a pass that fails (the tree vanished,
+    say) is reported through ``notice`` and the next change starts over with a full check. Returns
+    the last report."""
     started = time.perf_counter()
     run = progress_run or (lambda work: work(None))
+    prep = prepare or (lambda report: report)
     report = None
     broken = False
     previous = signal.signal(signal.SIGTERM, _interrupt) if threading.current_thread() is threading.main_thread() \
         else None
     try:
-        report = run(live.check_all)
+        report = prep(run(live.check_all))
         show(report, describe(live, report, time.perf_counter() - started, True))
         live.settle()
         for paths in watcher.batches(stop):
@@ -156,6 +159,7 @@ def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None]
                 continue
             if fresh is None:  # only paths that cannot change the report (.git, say)
                 continue
+            fresh = prep(fresh)
             count, changes = verdict_changes(report, fresh)
             report = fresh
             status = describe(live, report, time.perf_counter() - started, full)
@@ -189,9 +193,9 @@ def watch_usage(path: str, git_ref: str | None, output: str | None) -> None:
 
 
 def check_and_watch(path: str, rules, reason: str, profile: str, jobs: int | None, cache,
-                    emit: Callable[[Report, str], None], quiet: bool, console) -> Report | None:
-    """The --watch loop of ``mlpc check``: ``emit(report, status)`` renders each report; notices and
-    the progress bar of full checks go to ``console`` (stderr)."""
+                    emit, quiet: bool, console) -> Report | None:
+    """The --watch loop of ``mlpc check``: ``emit`` (a ``commands.report.ReportOutput``) waives and
+    renders each report; notices and the progress bar of full checks go to ``console`` (stderr)."""
     from checker.commands.progress import with_progress
 
     def notice(message: str) -> None:
@@ -203,6 +207,6 @@ def check_and_watch(path: str, rules, reason: str, profile: str, jobs: int | Non
         console.print(f"watching {path} for changes (Ctrl-C to stop)")
     def show(report: Report, status: str) -> None:
         first, _, rest = status.partition("\n")
-        emit(report, first + " · watching (Ctrl-C to stop)" + ("\n" + rest if rest else ""))
+        emit.write(report, first + " · watching (Ctrl-C to stop)" + ("\n" + rest if rest else ""))
 
-    return watch(live, watcher, show, notice, lambda work: with_progress(work, quiet, console))
+    return watch(live, watcher, show, notice, lambda work: with_progress(work, quiet, console), prepare=emit.prepare)

@@ -236,3 +236,25 @@ def test_verdict_changes_lists_flips_arrivals_and_departures(tree):
     assert verdict_changes(before, before) == (0, [])
     assert verdict_changes(None, before) == (0, [])
     assert verdict_changes(before, after, limit=1) == (3, [lines[0], "  ... and 2 more"])
+
+
+def test_verdict_changes_are_those_of_the_waived_reports(tree, tmp_path):
+    """With --waivers, a change whose only error is waived flips no verdict in the status either."""
+    from checker.commands.report import ReportOutput
+    from checker.waivers import Waiver
+
+    output = ReportOutput("json", RULES, str(tmp_path / "r.json"),
+                          waivers=((Waiver("AC003", "closed/*", "metric renamed on purpose", 0),), "w.yaml"))
+    live = LiveRound(tree, RULES, round_reason="test")
+    shown = []
+    changed = os.path.join(tree, ACCURACY)
+
+    class EditThenChange:
+        def batches(self, stop=None):
+            _edit(changed)
+            yield {changed}
+
+    watch(live, EditThenChange(), lambda r, s: shown.append((r, s)), print, prepare=output.prepare)
+    report, status = shown[-1]
+    assert "verdict" not in status and "0 invalid" in status
+    assert any(f.code == "AC003" and f.waived for f in report.findings)
