@@ -93,31 +93,30 @@ def verdict_changes(before: Report | None, after: Report, limit: int = 10) -> tu
     old = {r.id: r.valid for r in before.results}
     new = {r.id: r.valid for r in after.results}
     word = {True: "valid", False: "INVALID"}
-    lines = []
+    changed: list[tuple[str, str]] = []
     for rid in sorted(old.keys() | new.keys()):
         if rid not in new:
-            lines.append(f"  {rid}: gone")
+            changed.append((rid, "gone"))
         elif rid not in old:
-            lines.append(f"  {rid}: new, {word[new[rid]]}")
+            changed.append((rid, f"new, {word[new[rid]]}"))
         elif old[rid] != new[rid]:
-            lines.append(f"  {rid}: {word[old[rid]]} -> {word[new[rid]]}")
-    if not lines:
-        return 0, []
-    errors: dict[str, set[str]] = {}
+            changed.append((rid, f"{word[old[rid]]} -> {word[new[rid]]}"))
+    errors: dict[str, set[str]] = {}  # error codes by finding scope
     for f in after.findings:
         if f.severity.value == "error" and not f.waived and f.result_id is not None:
             errors.setdefault(f.result_id, set()).add(f.code)
-    detailed = []
-    for line in lines:
-        rid = line.strip().split(": ")[0]
-        if line.endswith("INVALID"):
-            codes = sorted(set().union(*(c for scope, c in errors.items()
-                                         if scope == "" or rid == scope or rid.startswith(scope + "/"))))
+    lines = []
+    for rid, what in changed[:limit]:
+        if what.endswith("INVALID"):
+            parts = rid.split("/")
+            scopes = [""] + ["/".join(parts[:end]) for end in range(1, len(parts) + 1)]
+            codes = sorted(set().union(*(errors.get(scope, ()) for scope in scopes)))
             if codes:
-                line += f" ({', '.join(codes)})"
-        detailed.append(line)
-    more = len(detailed) - limit
-    return len(detailed), detailed[:limit] + ([f"  ... and {more} more"] if more > 0 else [])
+                what += f" ({', '.join(codes)})"
+        lines.append(f"  {rid}: {what}")
+    if len(changed) > limit:
+        lines.append(f"  ... and {len(changed) - limit} more")
+    return len(changed), lines
 
 
 def watch(live: LiveRound, watcher: Watcher, show: Callable[[Report, str], None],
