@@ -45,11 +45,10 @@ def _unit(result_id: str | None) -> tuple[str, str] | None:
 
 def render(report: Report, names: dict[str, str]) -> str:
     """The verdict tables; ``names`` maps finding codes to check names."""
-    blank = lambda: [0, 0, 0, 0, 0]  # noqa: E731  results, valid, invalid, power, inferred
-    divisions: dict[str, list[int]] = {}
+    divisions: dict[str, list[int]] = {}  # results, valid, invalid, power, inferred
     submitters: dict[tuple[str, str], list[int]] = {}
     for r in report.results:
-        for row in (divisions.setdefault(r.division, blank()), submitters.setdefault((r.division, r.submitter), blank())):
+        for row in (divisions.setdefault(r.division, [0] * 5), submitters.setdefault((r.division, r.submitter), [0] * 5)):
             row[0] += 1
             row[1 if r.valid else 2] += 1
             row[3] += r.has_power
