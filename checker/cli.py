@@ -70,7 +70,8 @@ def check(
                                           "matching findings are marked waived and no longer count."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Keep running: after every change to the tree, check "
                                "again the submitters that changed and print (or rewrite --output) the new "
-                               "report. Ctrl-C stops; the exit code is that of the last report."),
+                               "report. The round and --waivers are read once. Ctrl-C stops; the exit code "
+                               "is that of the last report."),
 ) -> None:
     """Check a submission tree and report every finding with where / expected / actual / hint.
 
