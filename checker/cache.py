@@ -1,6 +1,7 @@
 """Incremental checking: a content-keyed store of check outputs, so a re-check redoes only what changed.
 
-Three kinds of entries, all keyed by sha256 of file *contents* (never by timestamps alone):
+Four kinds of entries. Outputs are keyed by digests of file *contents*, never by timestamps alone
+(the quick pointers below only lead to such a key):
 
 * **unit** (one ``<division>/<submitter>`` folder): the key covers every entry below the folder
   (names, kinds, sizes, content digests, link targets, whether a link leaves the tree). A hit returns
@@ -27,8 +28,8 @@ File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_n
 a file changed less than two seconds before a scan is hashed but not memoised (a second change in
 the same clock tick could otherwise go unseen).
 
-Storage: ``<cache dir>/v2/entries/<salt>/{units,results,rounds}/<ab>/<key>`` and
-``v2/digests/<ab>/<folder>``; only the four most recently used salts are kept, so old versions of the
+Storage: ``<cache dir>/v3/entries/<salt>/{units,results,rounds,quick}/<ab>/<key>`` and
+``v3/digests/<ab>/<folder>``; only the four most recently used salts are kept, so old versions of the
 tool do not pile up. Each file is a header line holding a sha256 of its body, then the body: a pickle
 that is loaded with an allow-list of classes (findings, locations, severities, result summaries,
 decimals) and is only written after it loads back with that allow-list. The checksum is verified on
@@ -60,7 +61,7 @@ from checker.loaders import fingerprint
 from checker.diagnostics import Finding, Location, MlpcError, Severity
 from checker.report import ResultSummary
 
-FORMAT = 2
+FORMAT = 3  # 3: file contents digested with BLAKE2b
 MAGIC = b"mlpc-cache"
 RACY_NS = 2_000_000_000  # files changed this recently are hashed, not memoised
 MAX_SCAN_ENTRIES = 2_000_000  # a unit with more entries (or a link maze) is not cached
@@ -160,10 +161,22 @@ def _unseal(raw: bytes) -> bytes | None:
     return body if hashlib.sha256(body).hexdigest().encode() == parts[2] else None
 
 
+_FOLDERS_MADE: set[str] = set()  # entry folders known to exist (one makedirs per folder and process)
+
+
 def _atomic_write(path: str, data: bytes) -> None:
+    """Write ``data`` to a temporary file next to ``path`` (named after this process, so that parallel
+    workers never share one) and rename it into place."""
     folder = os.path.dirname(path)
-    os.makedirs(folder, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tmp-")
+    if folder not in _FOLDERS_MADE:
+        os.makedirs(folder, exist_ok=True)
+        _FOLDERS_MADE.add(folder)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    except FileNotFoundError:  # the folder was removed since (pruned by another run): make it again
+        os.makedirs(folder, exist_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -176,11 +189,25 @@ def _atomic_write(path: str, data: bytes) -> None:
         raise
 
 
+def _content_digest(path: str) -> str:
+    """BLAKE2b of a file's bytes (faster than sha256 where the CPU has no SHA instructions, and as
+    strong for this use)."""
+    with open(path, "rb") as handle:
+        if hasattr(hashlib, "file_digest"):  # Python 3.11+: the read loop runs in C
+            return hashlib.file_digest(handle, "blake2b").hexdigest()
+        digest = hashlib.blake2b()
+        while True:
+            block = handle.read(CHUNK)
+            if not block:
+                return digest.hexdigest()
+            digest.update(block)
+
+
 # --------------------------------------------------------------------------------------------------
 # file digests and the scan of one submitter folder
 
 class DigestMemo:
-    """sha256 of files, remembered per (path, size, mtime_ns, ctime_ns, inode, device)."""
+    """Content digests of files, remembered per (path, size, mtime_ns, ctime_ns, inode, device)."""
 
     def __init__(self, path: str | None, warn):
         self.path = path
@@ -214,14 +241,7 @@ class DigestMemo:
             self.new[rel] = old
             return old[5]
         sig = [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
-        digest = hashlib.sha256()
-        with open(path, "rb") as handle:
-            while True:
-                block = handle.read(CHUNK)
-                if not block:
-                    break
-                digest.update(block)
-        hexdigest = digest.hexdigest()
+        hexdigest = _content_digest(path)
         if max(st.st_mtime_ns, st.st_ctime_ns) < self.now - RACY_NS:
             self.new[rel] = sig + [hexdigest]
         return hexdigest
