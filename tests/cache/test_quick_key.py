@@ -139,3 +139,18 @@ def test_workers_leave_unchanged_units_for_the_parent_to_load(two_units, tmp_pat
     assert damaged.stats.units_checked == 2 and len(damaged.warnings) == 2
     assert [f for f in report.findings if f.code != "TL004"] == [
         f for f in check_tree(two_units, RULES, round_reason="test", jobs=2).findings]
+
+
+def test_content_digests_and_their_namespace(tmp_path, monkeypatch):
+    """Files are digested with BLAKE3 (or BLAKE2b where it is missing); the salt names the algorithm,
+    so entries made with one are never read with the other."""
+    import hashlib
+
+    path = tmp_path / "log.txt"
+    path.write_bytes(b"x" * (store.CHUNK + 5))
+    assert store._content_digest(str(path)) == store._file_hash(path.read_bytes()).hexdigest()
+    salt = store.cache_salt("v4.1", "official", (), ("A",))
+    monkeypatch.setattr(store, "_file_hash", hashlib.blake2b)
+    monkeypatch.setattr(store, "DIGEST_NAME", "blake2b")
+    assert store._content_digest(str(path)) == hashlib.blake2b(path.read_bytes()).hexdigest()
+    assert store.cache_salt("v4.1", "official", (), ("A",)) != salt
