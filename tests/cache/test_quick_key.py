@@ -3,7 +3,6 @@ when something did, and never for what it cannot vouch for."""
 
 import os
 import shutil
-import time
 
 import pytest
 
