@@ -411,6 +411,8 @@ def render(report: Report) -> str:
     counts = report.counts()
     esc = html.escape
     warn = ""
+    checker = (f" &middot; checked by mlpc {esc(report.tool_version)}, fingerprint "
+               f"<code>{esc(report.fingerprint[:16])}</code>" if report.fingerprint else "")
     if report.profile != "official":
         warn = (f'<div class="warnbar">Profile \'{esc(report.profile)}\': results checked this way are NOT '
                 "compliant MLPerf results.</div>")
@@ -431,7 +433,7 @@ def render(report: Report) -> str:
 <header>
 <h1>mlpc report: round {esc(report.round)}</h1>
 <div class="meta">round chosen: {esc(report.round_reason or "-")} &middot; profile: {esc(report.profile)} &middot;
-paths relative to the submission root</div>
+paths relative to the submission root{checker}</div>
 </header>
 {warn}
 <main>
