@@ -119,6 +119,7 @@ def check(
     except MlpcError as exc:
         _fail(str(exc))
     if show.last is None:  # interrupted before the first report
+        err.print("interrupted before the first check finished; no report")
         raise typer.Exit(2)
     report = show.last
     failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
