@@ -58,7 +58,7 @@ from decimal import Decimal
 from typing import Any
 
 from checker.loaders import fingerprint
-from checker.diagnostics import Finding, Location, MlpcError, Severity
+from checker.diagnostics import Finding, Location, Severity
 from checker.report import ResultSummary
 
 FORMAT = 3  # 3: file contents digested with BLAKE3 (DIGEST_NAME)
@@ -117,23 +117,12 @@ def exact_dumps(value: Any) -> bytes:
 # --------------------------------------------------------------------------------------------------
 # the salt: everything besides the tree's files that decides a check's output
 
-# (module-level names, so that tests can pin the source digest while others edit the source)
-_package_digest = fingerprint.package_digest
-_data_digest = fingerprint.data_digest
-_version = fingerprint.version
-
-
 def cache_salt(round_name: str, profile: str, overrides: tuple, check_codes: tuple[str, ...]) -> str:
-    """Digest of the tool, the round's data files, the profile and the checks run."""
-    from checker.loaders.rules import data_dir
-
-    parts = [f"format={FORMAT}", f"digest={DIGEST_NAME}", f"version={_version()}", f"source={_package_digest()}",
-             f"rules={_data_digest(os.fspath(data_dir('rules')))}", f"round={round_name}",
-             f"profile={profile}", f"overrides={sorted(overrides)!r}", f"checks={','.join(check_codes)}"]
-    try:
-        parts.append(f"audits={_data_digest(os.fspath(data_dir('audits')))}")
-    except MlpcError:
-        parts.append("audits=none")
+    """Digest of the tool (its version, source and data files: the checker fingerprint), the cache
+    format, the round, the profile and the checks run."""
+    parts = [f"format={FORMAT}", f"digest={DIGEST_NAME}", f"checker={fingerprint.checker_fingerprint()}",
+             f"round={round_name}", f"profile={profile}", f"overrides={sorted(overrides)!r}",
+             f"checks={','.join(check_codes)}"]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 

@@ -22,7 +22,6 @@ OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
 def settled(monkeypatch):
     """A freshly copied tree is all "recently changed" (ctime cannot be set back), so the racy window
     is closed here; test_recent_files_are_not_vouched_for opens it again."""
-    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
     monkeypatch.setattr(store, "RACY_NS", 0)
 
 

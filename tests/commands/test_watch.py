@@ -8,7 +8,6 @@ import time
 import pytest
 from typer.testing import CliRunner
 
-from checker import cache as store
 from checker.cache import ResultCache
 from checker.cli import app
 from checker.commands.watch import Watcher, describe, watch
@@ -22,11 +21,6 @@ from tests.conftest import REPO
 BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 RULES = load_rules("v4.1")
 ACCURACY = "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt"
-
-
-@pytest.fixture(autouse=True)
-def pinned_source(monkeypatch):
-    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
 
 
 @pytest.fixture

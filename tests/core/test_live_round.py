@@ -6,7 +6,6 @@ import shutil
 
 import pytest
 
-from checker import cache as store
 from checker.cache import ResultCache
 from checker.engine import check_tree
 from checker.live import LiveRound
@@ -18,11 +17,6 @@ from tests.conftest import REPO
 BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 RULES = load_rules("v4.1")
 OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
-
-
-@pytest.fixture(autouse=True)
-def pinned_source(monkeypatch):
-    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
 
 
 @pytest.fixture

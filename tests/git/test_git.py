@@ -10,7 +10,6 @@ import git
 import pytest
 from typer.testing import CliRunner
 
-from checker import cache as store
 from checker.diagnostics import MlpcError
 from checker.cli import app
 from checker.diffing import compare_rounds, diff_commits, result_reads
@@ -22,12 +21,6 @@ BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
 SINGLE = "closed/Acme/results/edge_sys/gptj-99/SingleStream"
 runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def pinned_source(monkeypatch):
-    """Other people edit the checker's source while these tests run; pin its digest in the salt."""
-    monkeypatch.setattr(store, "_package_digest", lambda: "pinned-for-tests")
 
 
 def _commit(repo: git.Repo, message: str) -> str:
