@@ -1,10 +1,20 @@
 import os
+import shutil
 
 import pytest
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("MLPC_SHARED", os.path.join(os.path.dirname(REPO), "shared"))
 REAL = os.path.join(SHARED, "real_submissions")
+BASE_TREE = os.path.join(REPO, "fixtures", "checks", "_base")  # closed/Acme: gptj-99 Offline and SingleStream
+
+
+@pytest.fixture
+def base_tree(tmp_path) -> str:
+    """A writable copy of fixtures/checks/_base, for tests that change files and check again."""
+    root = tmp_path / "tree"
+    shutil.copytree(BASE_TREE, root, symlinks=True)
+    return str(root)
 
 
 def real_tree(name: str) -> str:

@@ -20,19 +20,16 @@ from checker.engine import check_tree
 from checker.loaders.rules import load_rules
 from checker.report import ResultSummary
 from checker.reporters import json_report
-from tests.conftest import REPO, real_tree
+from tests.conftest import real_tree
 
-BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
 SINGLE = "closed/Acme/results/edge_sys/gptj-99/SingleStream"
 RULES = load_rules("v4.1")
 
 
 @pytest.fixture
-def tree(tmp_path):
-    root = tmp_path / "tree"
-    shutil.copytree(BASE, root, symlinks=True)
-    return str(root)
+def tree(base_tree):
+    return base_tree
 
 
 def _json(report) -> str:

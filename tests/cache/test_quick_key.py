@@ -11,9 +11,7 @@ from checker.cache import ResultCache, stat_key
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
-from tests.conftest import REPO
 
-BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 RULES = load_rules("v4.1")
 OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
 
@@ -26,10 +24,8 @@ def settled(monkeypatch):
 
 
 @pytest.fixture
-def tree(tmp_path):
-    root = tmp_path / "tree"
-    shutil.copytree(BASE, root, symlinks=True)
-    return str(root)
+def tree(base_tree):
+    return base_tree
 
 
 def _check(root, cache=None):

@@ -18,16 +18,13 @@ from checker.loaders.rules import load_rules
 from checker.reporters import json_report
 from tests.conftest import REPO
 
-BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 RULES = load_rules("v4.1")
 ACCURACY = "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt"
 
 
 @pytest.fixture
-def tree(tmp_path):
-    root = tmp_path / "tree"
-    shutil.copytree(BASE, root, symlinks=True)
-    return str(root)
+def tree(base_tree):
+    return base_tree
 
 
 def _edit(path: str) -> None:

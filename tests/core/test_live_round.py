@@ -12,21 +12,18 @@ from checker.live import LiveRound
 from checker.loaders.units import holds_link
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
-from tests.conftest import REPO
 
-BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 RULES = load_rules("v4.1")
 OFFLINE = "closed/Acme/results/edge_sys/gptj-99/Offline"
 
 
 @pytest.fixture
-def tree(tmp_path):
+def tree(base_tree):
     """Three submitters in two divisions: closed/Acme, closed/Beta, open/Acme."""
-    root = tmp_path / "tree"
-    shutil.copytree(BASE, root, symlinks=True)
-    shutil.copytree(root / "closed" / "Acme", root / "closed" / "Beta", symlinks=True)
-    shutil.copytree(root / "closed" / "Acme", root / "open" / "Acme", symlinks=True)
-    return str(root)
+    acme = os.path.join(base_tree, "closed", "Acme")
+    shutil.copytree(acme, os.path.join(base_tree, "closed", "Beta"), symlinks=True)
+    shutil.copytree(acme, os.path.join(base_tree, "open", "Acme"), symlinks=True)
+    return base_tree
 
 
 def fresh(root: str) -> str:

@@ -8,13 +8,12 @@ from checker.loaders import fingerprint
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
-from tests.conftest import REPO
+from tests.conftest import BASE_TREE
 
-BASE = os.path.join(REPO, "fixtures", "checks", "_base")
 
 
 def test_a_report_carries_the_version_and_fingerprint():
-    report = check_tree(BASE, load_rules("v4.1"))
+    report = check_tree(BASE_TREE, load_rules("v4.1"))
     assert report.tool_version == fingerprint.version()
     assert re.fullmatch(r"[0-9a-f]{64}", report.fingerprint)
     assert '"fingerprint": "%s"' % report.fingerprint in json_report.render(report)
