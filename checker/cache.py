@@ -57,6 +57,7 @@ from bisect import bisect_left
 from decimal import Decimal
 from typing import Any
 
+from checker.atomic_file import replace_file
 from checker.loaders import fingerprint
 from checker.diagnostics import Finding, Location, Severity
 from checker.report import ResultSummary
@@ -154,28 +155,16 @@ _FOLDERS_MADE: set[str] = set()  # entry folders known to exist (one makedirs pe
 
 
 def _atomic_write(path: str, data: bytes) -> None:
-    """Write ``data`` to a temporary file next to ``path`` (named after this process, so that parallel
-    workers never share one) and rename it into place."""
+    """Replace ``path`` whole (``atomic_file.replace_file``), private to the user."""
     folder = os.path.dirname(path)
     if folder not in _FOLDERS_MADE:
         os.makedirs(folder, exist_ok=True)
         _FOLDERS_MADE.add(folder)
-    tmp = f"{path}.{os.getpid()}.tmp"
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        replace_file(path, data, 0o600)
     except FileNotFoundError:  # the folder was removed since (pruned by another run): make it again
         os.makedirs(folder, exist_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+        replace_file(path, data, 0o600)
 
 
 try:  # BLAKE3: a cryptographic hash at 1-3 GB/s here, 4-10x hashlib's sha256 or BLAKE2b on this VM

@@ -27,6 +27,7 @@ from typing import NoReturn, Optional
 import typer
 from rich.console import Console
 
+from checker.atomic_file import replace_file
 from checker.diagnostics import MlpcError, Severity
 
 FORMATS = ("text", "json", "csv", "markdown", "sarif", "junit")
@@ -126,20 +127,7 @@ def write_report(path: str, text: str) -> None:
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(text)
             return
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), prefix=".mlpc-report-")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(text)
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)  # the mode a plain open() would have given
-            os.replace(tmp, path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        replace_file(path, text)
     except OSError as exc:
         raise MlpcError(f"cannot write {path}: {exc.strerror or exc}") from None
 
