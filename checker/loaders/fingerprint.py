@@ -11,8 +11,10 @@ import os
 from functools import lru_cache
 
 
+@lru_cache(maxsize=1)
 def version() -> str:
-    """The installed mlpc version, or "source" when run from a checkout that is not installed."""
+    """The installed mlpc version, or "source" when run from a checkout that is not installed (looked up
+    once per process: the package metadata scan costs tens of milliseconds)."""
     try:
         from importlib.metadata import PackageNotFoundError, version as installed
 
