@@ -185,21 +185,20 @@ class UnitPointer:
 
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, with_digest: bool = False, defer: bool = False):
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False):
     """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
 
     With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
     from the cache, and in a changed one only the results whose files changed are checked again;
     the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
-    and the submitter is checked without it. Returns (findings, summaries); ``with_digest`` adds the
-    digest of the summaries kept in the cache entry (None without the cache), which keys the round
-    checks (``assemble``). ``defer``: an unchanged unit found by the stat fields of its files is
-    returned as a :class:`UnitPointer`."""
+    and the submitter is checked without it. Returns (findings, summaries, digest): the digest of the
+    summaries is kept in the cache entry and keys the round checks (``assemble``); it is None without
+    the cache. ``defer``: an unchanged unit found by the stat fields of its files is returned as a
+    :class:`UnitPointer`."""
     failure = None
     if cache is not None and cache.usable and checks is ALL_CHECKS:
         try:
-            out = _check_unit_cached(root, division, submitter, rules, profile, cache, defer)
-            return out if with_digest or isinstance(out, UnitPointer) else out[:2]
+            return _check_unit_cached(root, division, submitter, rules, profile, cache, defer)
         except Exception as exc:  # never let the cache decide a verdict: check the plain way
             failure = exc
     try:
@@ -210,13 +209,12 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
         if failure is not None:  # the plain way worked, so the failure was the cache's own
             cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter "
                        f"({type(failure).__name__}: {failure}); it was checked without the cache")
-        out = findings, summaries
+        return findings, summaries, None
     except Exception as exc:  # isolate a submitter whose files break the loader
         rel = f"{division}/{submitter}"
-        out = [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
-                       location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
-                       hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], []
-    return (*out, None) if with_digest else out
+        return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
+                        location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
+                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], [], None
 
 
 def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
@@ -304,7 +302,7 @@ def _unit_worker(args):
         from checker.cache import ResultCache
         cache = ResultCache.from_spec(cache_spec)
     output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
-                        with_digest=True, defer=True)
+                        defer=True)
     return output, cache.take() if cache is not None else None
 
 
@@ -362,7 +360,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             for done, (unit, (output, taken)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
                 if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
                     output = _unit_hit(unit_cache, output.key) or check_unit(
-                        root, *unit, rules, prof, checks, cache=unit_cache, with_digest=True)
+                        root, *unit, rules, prof, checks, cache=unit_cache)
                 out[unit] = output
                 if taken is not None:
                     cache.stats.merge(taken[0])
@@ -371,8 +369,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
                     progress(done, len(units), unit)
     else:
         for done, (division, submitter) in enumerate(units, 1):
-            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache,
-                                                    with_digest=True)
+            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
             if progress:
                 progress(done, len(units), (division, submitter))
     return out
