@@ -178,11 +178,12 @@ def bundle(report, rules, official_csv: bool = False) -> dict[str, str]:
         "report.json": json_report.render(report),
         "index.html": html.render(report),
     }
-    for division, submitter in markdown.units(report):
+    index = markdown.pack_index(report)
+    for division, submitter in index:
         name = _safe_name(f"{division}-{submitter}") + ".md"
         while name in files:
             name = name[:-3] + "_.md"
-        files[name] = markdown.render_pack(report, division, submitter)
+        files[name] = markdown.render_pack(report, division, submitter, index=index)
     return files
 
 

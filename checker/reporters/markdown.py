@@ -123,15 +123,10 @@ def _finding_table(findings, with_reason: bool = False) -> list[str]:
     return lines
 
 
-_PACK_INDEX: list = []  # [(key, report, index)] of the last report packed (render() packs every submitter)
-
-
-def _pack_index(report: Report) -> dict[tuple[str, str], tuple[list, list]]:
-    """Per (division, submitter): its results, and the findings its pack shows (its own, its
-    division's and the root's), each in report order. Built once per report, not once per pack."""
-    key = (id(report), id(report.results), id(report.findings), len(report.results), len(report.findings))
-    if _PACK_INDEX and _PACK_INDEX[0][0] == key and _PACK_INDEX[0][1] is report:
-        return _PACK_INDEX[0][2]
+def pack_index(report: Report) -> dict[tuple[str, str], tuple[list, list]]:
+    """Per (division, submitter), in ``units`` order: its results, and the findings its pack shows (its
+    own, its division's and the root's), each in report order. Build it once for a report and give it
+    to every ``render_pack``, instead of filtering the whole report per pack."""
     index: dict[tuple[str, str], tuple[list, list]] = {unit: ([], []) for unit in units(report)}
     by_division: dict[str, list[tuple[str, str]]] = {}
     for unit in index:
@@ -150,13 +145,14 @@ def _pack_index(report: Report) -> dict[tuple[str, str], tuple[list, list]]:
             holders = [(parts[0], parts[1])] if (parts[0], parts[1]) in index else []
         for unit in holders:
             index[unit][1].append(f)
-    _PACK_INDEX[:] = [(key, report, index)]
     return index
 
 
-def render_pack(report: Report, division: str, submitter: str, level: int = 1, show_info: bool = True) -> str:
+def render_pack(report: Report, division: str, submitter: str, level: int = 1, show_info: bool = True,
+                index: dict | None = None) -> str:
+    """One submitter's review pack (``index``: the report's ``pack_index``, built here when not given)."""
     h = "#" * level
-    index = _pack_index(report)
+    index = pack_index(report) if index is None else index
     if (division, submitter) in index:
         results, relevant = index[(division, submitter)]
     else:  # a submitter without results or findings of its own: the root's and its division's findings
@@ -213,9 +209,8 @@ def render(report: Report, show_info: bool = False) -> str:
               f"| {counts['results']} | {counts['valid']} | {counts['invalid']} | {counts['errors']} "
               f"| {counts['warnings']} | {counts['infos']} |", ""]
     lines += ["| division | submitter | results | valid | invalid | power | inferred |", "|---|---|---|---|---|---|---|"]
-    index = _pack_index(report)
-    for division, submitter in units(report):
-        rs = index[(division, submitter)][0]
+    index = pack_index(report)
+    for (division, submitter), (rs, _) in index.items():
         ok = sum(1 for r in rs if r.valid)
         lines.append(f"| {division} | {cell(submitter)} | {len(rs)} | {ok} | {len(rs) - ok} "
                      f"| {sum(1 for r in rs if r.has_power)} | {sum(1 for r in rs if r.inferred)} |")
@@ -223,6 +218,6 @@ def render(report: Report, show_info: bool = False) -> str:
     if loose:
         lines += ["", "## Findings about the run itself", ""] + _finding_table(loose)
     parts = ["\n".join(lines)]
-    for division, submitter in units(report):
-        parts.append(render_pack(report, division, submitter, level=2, show_info=show_info))
+    for division, submitter in index:
+        parts.append(render_pack(report, division, submitter, level=2, show_info=show_info, index=index))
     return "\n\n".join(parts).rstrip() + "\n"
