@@ -19,7 +19,7 @@ from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, compliance_status, results_in_scope
+from checker.report import Report, ResultSummary, compliance_status, findings_in_scope
 from checker.results import result_value
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF")  # a scenario counts as run once these pass (official D5)
@@ -120,12 +120,7 @@ def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["offic
 def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dict[str, list[Finding]]:
     """For each result, the findings whose scope contains it, in the order of ``findings`` (one pass over
     the findings instead of one per result)."""
-    mine: dict[str, list[Finding]] = {r.rel: [] for r in results}
-    holders = results_in_scope(mine)
-    for f in findings:
-        for rel in holders(f.result_id):
-            mine[rel].append(f)
-    return mine
+    return findings_in_scope([r.rel for r in results], findings)
 
 
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:

@@ -102,6 +102,16 @@ def results_in_scope(ids) -> Callable[[str | None], list[str]]:
     return holders
 
 
+def findings_in_scope(ids, findings) -> dict[str, list]:
+    """For each result id, the findings whose scope contains it, in the order of ``findings``."""
+    mine: dict[str, list] = {rid: [] for rid in ids}
+    holders = results_in_scope(mine)
+    for f in findings:
+        for rid in holders(f.result_id):
+            mine[rid].append(f)
+    return mine
+
+
 @dataclass
 class Report:
     root: str

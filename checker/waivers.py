@@ -29,7 +29,7 @@ from collections.abc import Iterable
 import yaml
 
 from checker.diagnostics import Finding, Location, MlpcError, Severity
-from checker.report import Report, compliance_status, results_in_scope
+from checker.report import Report, compliance_status, findings_in_scope, results_in_scope
 from checker.loaders import yaml_text
 
 UNUSED_CODE = "TL003"
@@ -175,12 +175,9 @@ def apply_waivers(report: Report, waivers: Iterable[Waiver], source: str = "waiv
         comp, per_test = r.compliance, r.compliance_tests
         if r.compliance != "n/a":
             if by_result is None:  # the findings each result's scope holds, in report order
-                by_result = {}
-                for f in findings:
-                    for rid in holders(f.result_id):
-                        by_result.setdefault(rid, []).append(f)
+                by_result = findings_in_scope([r.id for r in report.results], findings)
             comp, per_test = compliance_status(r.division, tuple(t for t, _ in r.compliance_tests),
-                                               by_result.get(r.id, []))
+                                               by_result[r.id])
         results.append(dataclasses.replace(r, errors=errors, warnings=warnings, valid=valid, compliance=comp,
                                            compliance_tests=per_test))
     if unused_severity != Severity.OFF:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from checker.diagnostics import Severity
-from checker.report import Report, ResultSummary, results_in_scope
+from checker.report import Report, ResultSummary, findings_in_scope
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
 ALWAYS_QUOTED = frozenset({"SystemType", "SystemName", "host_processor_model_name", "accelerator_model_name",
@@ -72,12 +72,7 @@ def _truthy(value) -> bool:
 
 def _scope_findings(report: Report) -> dict[str, list]:
     """Findings per result id: each finding goes to every result its scope contains."""
-    out: dict[str, list] = {r.id: [] for r in report.results}
-    holders = results_in_scope(out)
-    for f in report.findings:
-        for rid in holders(f.result_id):
-            out[rid].append(f)
-    return out
+    return findings_in_scope([r.id for r in report.results], report.findings)
 
 
 def result_rows(report: Report, columns: Sequence[str], official: bool = False) -> list[dict[str, str]]:
