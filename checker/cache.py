@@ -127,6 +127,12 @@ def cache_salt(round_name: str, profile: str, overrides: tuple, check_codes: tup
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
+def open_cache(use: bool, directory: str | None, persist_memo: bool = True) -> "ResultCache | None":
+    """The cache a command's options ask for: None with --no-cache, else the --cache-dir folder or
+    the default one (``persist_memo``: off for throw-away trees such as --git-ref checkouts)."""
+    return ResultCache(directory or default_cache_dir(), persist_memo=persist_memo) if use else None
+
+
 def default_cache_dir() -> str:
     """``$MLPC_CACHE_DIR``, else ``$XDG_CACHE_HOME/mlpc``, else ``~/.cache/mlpc``."""
     explicit = os.environ.get("MLPC_CACHE_DIR")

@@ -62,9 +62,9 @@ def open_source(path: str, git_ref: str | None, use_cache: bool, cache_dir: str 
                 on_close: Callable[[Callable[[], None]], object]) -> Source:
     """Materialise ``git_ref`` of the repository at ``path`` (removed again through ``on_close``)
     and open the cache. Raises ``MlpcError`` for a bad repository or ref."""
-    from checker.cache import ResultCache, default_cache_dir
+    from checker.cache import open_cache
 
-    cache = ResultCache(cache_dir or default_cache_dir(), persist_memo=git_ref is None) if use_cache else None
+    cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
     if git_ref is None:
         return Source(path=path, cache=cache)
     from checker.loaders.git_tree import materialise
@@ -80,12 +80,6 @@ def _check(path: str, round_name: str | None, cache, jobs: int):
 
     rules, reason = rules_for(path, round_name)
     return check_tree(path, rules, round_reason=reason, jobs=jobs or None, cache=cache), rules
-
-
-def _cache(use_cache: bool, cache_dir: str | None, persist_memo: bool):
-    from checker.cache import ResultCache, default_cache_dir
-
-    return ResultCache(cache_dir or default_cache_dir(), persist_memo=persist_memo) if use_cache else None
 
 
 def _fail(message: str) -> None:
@@ -154,11 +148,12 @@ def _brief(summary) -> dict | None:
 
 
 def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_dir, jobs, quiet):
+    from checker.cache import open_cache
     from checker.diffing import diff_commits
     from checker.loaders.git_tree import changed_paths, materialise
 
     commit_a, commit_b, paths = changed_paths(repo, ref_a, ref_b)
-    cache = _cache(use_cache, cache_dir, persist_memo=False)
+    cache = open_cache(use_cache, cache_dir, persist_memo=False)
     sides = []
     for ref in (ref_a, ref_b):
         with materialise(repo, ref) as checkout:
@@ -195,12 +190,13 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
 
 
 def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs, quiet):
+    from checker.cache import open_cache
     from checker.diffing import compare_rounds
 
     for path in (path_a, path_b):
         if not os.path.isdir(path):
             raise MlpcError(f"{path}: not a directory (to compare commits give REPO REF_A REF_B)")
-    cache = _cache(use_cache, cache_dir, persist_memo=True)
+    cache = open_cache(use_cache, cache_dir)
     reports = []
     for path in (path_a, path_b):
         report, _ = _check(path, round_name, cache, jobs)

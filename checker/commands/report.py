@@ -258,7 +258,7 @@ def report(
 
     Exit codes: 0 written, 2 usage error.
     """
-    from checker.cache import ResultCache, default_cache_dir
+    from checker.cache import open_cache
     from checker.commands.progress import with_progress
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
@@ -270,7 +270,7 @@ def report(
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
         rules, reason = rules_for(path, round)
         parsed = read_waivers(waivers) if waivers else None
-        cache = ResultCache(cache_dir or default_cache_dir()) if use_cache else None
+        cache = open_cache(use_cache, cache_dir)
         result = with_progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,
                                                             jobs=jobs or None, progress=progress, cache=cache),
                                quiet, _err())
