@@ -401,13 +401,11 @@ def unit_key(salt: str, division: str, submitter: str, found: Scan) -> str | Non
 def result_key(salt: str, found: Scan, result, ancestor_depth: int) -> str | None:
     """Key of everything one result reads (``result`` is its freshly loaded ``ResultCtx``), or None
     when something it reads could not be scanned."""
-    sub_rel = f"{result.division}/{result.submitter}"
-    tail = f"{result.system.system}/{result.model_dir}/{result.scenario_dir}"
-    meas = f"{sub_rel}/measurements/{tail}"
     # the whole results folder of the model, not only the result's own: an inferred result is compared
     # with its source scenario folder next to it (PF020), and the model's scenario list is read
     model_rel = result.rel.rsplit("/", 1)[0]
-    groups = [found.below(model_rel), found.below(meas), found.below(f"{sub_rel}/compliance/{tail}")]
+    meas = result.measurements.rel
+    groups = [found.below(model_rel), found.below(meas), found.below(result.compliance_rel)]
     probe = meas
     for _ in range(ancestor_depth):  # power measurement files may sit in a parent folder
         probe = os.path.dirname(probe)

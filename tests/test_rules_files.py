@@ -93,3 +93,16 @@ def test_documented_seeds():
     v51 = load_rules("v5.1").seeds
     assert (v51.qsl_rng_seed, v51.sample_index_rng_seed, v51.schedule_rng_seed) == (
         1780908523862526354, 14771362308971278857, 18209322760996052031)
+
+
+@pytest.mark.parametrize("name", ROUNDS)
+def test_round_file_layout_templates_are_complete(name):
+    layout = load_rules(name).layout
+    assert layout.result.startswith("results/{system}/{model}/{scenario}")
+    for template in (layout.measurements, layout.compliance):
+        assert "{system}" in template and "{model}" in template and "{scenario}" in template, template
+    assert "{system}" in layout.system_json
+    # a path built from the templates never holds a placeholder or a doubled slash
+    for template in (layout.system_json, layout.result, layout.measurements, layout.compliance, layout.code):
+        path = layout.path(template, "closed/Acme", "sys", "resnet50", "Offline")
+        assert "{" not in path and "//" not in path and path.startswith("closed/Acme/")

@@ -87,15 +87,16 @@ def implementation_json_missing(ctx, rules):
 def code_missing(ctx, rules):
     """The submitter's code folder for the model is missing.
 
-    What it checks: `code/<model>` (or the folder named by a `code/<model>` redirect file) exists.
+    What it checks: the round's code folder exists: v4.1-v5.1 `code/<model>` (or the folder named by a
+    `code/<model>` redirect file), v6.0+ `<division>/<submitter>/src`.
     Why: official checker E6; closed submissions must publish their code.
     Failing example: results for resnet50 and no `code/resnet50/`.
     How to fix: add the code.
-    Data used: none.
+    Data used: `layout.code`, `layout.code_redirect_file`.
     """
     if ctx.scenario is not None and not ctx.code_exists:
         yield finding(ctx.code_rel, "code folder is missing", expected=ctx.code_rel, actual="missing",
-                      hint="publish the implementation under code/<model>/")
+                      hint=f"publish the implementation under {rules.layout.code.replace('{model}', '<model>')}/")
 
 
 @check("MS005", "power-measure-files-missing", "result")

@@ -17,8 +17,9 @@ def _sample_logs(root: str, limit: int = MAX_LOGS) -> list[str]:
     found: list[str] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames.sort()
-        if "compliance" in dirnames:
-            dirnames.remove("compliance")
+        # compliance runs (the v4.1-v5.1 compliance/ tree, the v6.0 TEST0x folders inside a result) may
+        # carry other seeds on purpose (TEST05) or by mistake; only submission runs vote
+        dirnames[:] = [d for d in dirnames if d != "compliance" and not (d.startswith("TEST") and d[4:].isdigit())]
         if "mlperf_log_detail.txt" in filenames and dirpath.endswith(os.path.join("performance", "run_1")):
             found.append(os.path.join(dirpath, "mlperf_log_detail.txt"))
             if len(found) >= limit:

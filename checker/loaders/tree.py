@@ -134,7 +134,9 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
     return found
 
 
-def _find_impl_json(listing: Listing, system: str, scenario_dir: str) -> str | None:
+def _find_impl_json(listing: Listing, system: str, scenario_dir: str, fixed: str | None) -> str | None:
+    if fixed is not None:
+        return fixed if fixed in listing.files else None
     for name in listing.files:
         if name.startswith(system) and (name.endswith(f"_{scenario_dir}.json") or name.endswith(".json")):
             return name
@@ -145,7 +147,7 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
                   want_power: bool) -> MeasurementCtx:
     listing = box.listing(rel)
     sizes = {name: box.size(f"{rel}/{name}") or 0 for name in listing.files}
-    impl_name = _find_impl_json(listing, system, scenario_dir) if listing.exists else None
+    impl_name = _find_impl_json(listing, system, scenario_dir, rules.layout.implementation_json) if listing.exists else None
     impl, impl_error = (None, None)
     if impl_name:
         impl, impl_error = box.read_json(f"{rel}/{impl_name}")
@@ -248,11 +250,13 @@ def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
                     client_json=client, server_json=server, json_errors=errors)
 
 
-def _code_exists(box: Sandbox, sub_rel: str, model_dir: str, impl: str | None) -> tuple[str, bool]:
-    code_rel = f"{sub_rel}/code/{model_dir}"
-    if box.is_file(code_rel):
+def _code_exists(box: Sandbox, sub_rel: str, system: str, model_dir: str, impl: str | None,
+                 rules: RoundRules) -> tuple[str, bool]:
+    layout = rules.layout
+    code_rel = layout.path(layout.code, sub_rel, system, model_dir)
+    if layout.code_redirect_file and box.is_file(code_rel):
         text, _ = box.read_text(code_rel, limit=4096)
-        code_rel = f"{sub_rel}/code/{(text or '').strip()}"
+        code_rel = f"{os.path.dirname(code_rel)}/{(text or '').strip()}"
     target = f"{code_rel}/{impl}" if impl else code_rel
     return target, box.is_dir(target) or box.is_dir(code_rel)
 
@@ -306,9 +310,15 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
     walk = _walk_submitter(box, sub_rel, rules)
     if not walk["errors"]:
         box.trust(sub_rel, tuple(walk["links"]), walk["known"])
-    systems_listing = box.listing(f"{sub_rel}/systems")
-    systems = tuple(f[:-5] for f in systems_listing.files if f.endswith(".json"))
-    results_listing = box.listing(f"{sub_rel}/results")
+    layout = rules.layout
+    systems_dir, _, json_name = layout.system_json.rpartition("/")
+    json_prefix, _, json_suffix = json_name.partition("{system}")
+    systems_listing = box.listing(f"{sub_rel}/{systems_dir}" if systems_dir else sub_rel)
+    systems = tuple(f[len(json_prefix):len(f) - len(json_suffix)] for f in systems_listing.files
+                    if f.startswith(json_prefix) and f.endswith(json_suffix) and len(f) >= len(json_prefix) + len(json_suffix))
+    results_root = layout.result.split("/{system}", 1)[0]
+    results_listing = box.listing(f"{sub_rel}/{results_root}")
+    meas_top = layout.top_folder(layout.measurements)
     mapping, mapping_rel, mapping_err = None, None, None
     if division == "open" and box.is_file(f"{sub_rel}/model_mapping.json"):
         mapping_rel = f"{sub_rel}/model_mapping.json"
@@ -324,19 +334,19 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         large_files=tuple(walk["large"]), hidden_names=tuple(walk["hidden"]),
         spaced_names=tuple(walk["spaced"]), pycache_dirs=tuple(walk["pycache"]),
         empty_dirs=tuple(walk["empty"]), walk_errors=tuple(walk["errors"]), systems=systems,
-        result_systems=results_listing.dirs, measurement_systems=box.listing(f"{sub_rel}/measurements").dirs,
+        result_systems=results_listing.dirs, measurement_systems=box.listing(f"{sub_rel}/{meas_top}").dirs if meas_top else (),
         has_calibration=box.is_file(f"{sub_rel}/calibration.md") or box.is_file(f"{sub_rel}/documentation/calibration.md"),
         model_mapping=mapping, model_mapping_rel=mapping_rel, model_mapping_error=mapping_err,
     )
     tree.submitters.append(sub)
     for system in results_listing.dirs:
-        json_rel = f"{sub_rel}/systems/{system}.json"
+        json_rel = layout.path(layout.system_json, sub_rel, system)
         exists = box.is_file(json_rel)
         data, error = (box.read_json(json_rel) if exists else (None, None))
         if exists and error is None and not isinstance(data, dict):
             data, error = None, f"system description must be a JSON object, found {type(data).__name__}"
         sys_ctx = SystemCtx(division=division, submitter=submitter, system=system, rel=json_rel,
-                            results_rel=f"{sub_rel}/results/{system}", exists=exists,
+                            results_rel=f"{sub_rel}/{results_root}/{system}", exists=exists,
                             data=data if isinstance(data, dict) else None, error=error)
         tree.systems.append(sys_ctx)
         model_listing = box.listing(sys_ctx.results_rel)
@@ -357,7 +367,8 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
     perf_rel = f"{rel}/performance"
     power = _power(box, perf_rel)
-    meas = _measurements(box, f"{sub_rel}/measurements/{system}/{model_dir}/{scenario_dir}", system,
+    layout = rules.layout
+    meas = _measurements(box, layout.path(layout.measurements, sub_rel, system, model_dir, scenario_dir), system,
                          scenario_dir, rules, want_power=power is not None)
     impl = None
     if meas.impl_json_name:
@@ -365,8 +376,8 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         if stem.endswith(f"_{scenario_dir}"):
             stem = stem[: -len(scenario_dir) - 1]
         impl = stem[len(system) + 1:] if stem.startswith(system + "_") else None
-    code_rel, code_exists = _code_exists(box, sub_rel, model_dir, impl)
-    compliance_rel = f"{sub_rel}/compliance/{system}/{model_dir}/{scenario_dir}"
+    code_rel, code_exists = _code_exists(box, sub_rel, system, model_dir, impl, rules)
+    compliance_rel = layout.path(layout.compliance, sub_rel, system, model_dir, scenario_dir)
     return ResultCtx(
         division=sys_ctx.division, submitter=sys_ctx.submitter, system=sys_ctx, model_dir=model_dir,
         mlperf_model=mapped, scenario_dir=scenario_dir, scenario=canonical_scenario(scenario_dir, rules),

@@ -94,6 +94,32 @@ class PowerRules(_Strict):
     range_restore_command: int = 3  # which SR,A / SR,V command must restore the RR ranges (1-based; -1 = last)
 
 
+class Layout(_Strict):
+    """Where a round keeps the files of one result, relative to ``<division>/<submitter>/``.
+
+    Templates use ``{system}``, ``{model}`` and ``{scenario}`` (the folder names as written). v4.1-v5.1
+    keep separate ``measurements/`` and ``compliance/`` trees and ``code/<model>``; v6.0 folds both trees
+    into the scenario folder and publishes the source under ``src/``.
+    """
+
+    system_json: str  # the system description
+    result: str  # the scenario folder holding accuracy/ and performance/
+    measurements: str  # folder with user.conf, README.md and the implementation JSON
+    implementation_json: str | None  # its fixed file name; None: the first "<system>*.json" in the folder
+    compliance: str  # folder holding TEST01/, TEST04/, ...
+    code: str  # must exist; a file at this path names the real folder when code_redirect_file is true
+    code_redirect_file: bool
+    leftover_result_dirs: list[str]  # folders of an older layout that do not belong inside a result folder
+
+    def path(self, template: str, sub_rel: str, system: str, model: str = "", scenario: str = "") -> str:
+        return f"{sub_rel}/" + template.format(system=system, model=model, scenario=scenario)
+
+    def top_folder(self, template: str) -> str | None:
+        """The submitter-level folder a tree template lives in, when it is not the results tree."""
+        head = template.split("/", 1)[0]
+        return None if head == self.result.split("/", 1)[0] else head
+
+
 class RoundRules(_Strict):
     round: str
     description: str
@@ -106,6 +132,7 @@ class RoundRules(_Strict):
     availabilities: list[str]
     system_types: list[str]
     system_fields: SystemFields
+    layout: Layout
     implementation_fields: list[str]
     required_measure_files: list[str]
     required_perf_files: list[str]
