@@ -120,6 +120,44 @@ class Layout(_Strict):
         return None if head == self.result.split("/", 1)[0] else head
 
 
+class SummaryConventions(_Strict):
+    """How the round's official writer fills some summary.csv columns (rounds-v6.md 8.1). The defaults
+    are the v4.1-v5.1 writer's; v6.0 changed each of them."""
+
+    availability: Literal["lower", "raw"] = "lower"  # the system's `status`, lower-cased or as written
+    scenario: Literal["canonical", "folder"] = "canonical"  # canonical name, or the folder name as written
+    compliance: Literal["passed", "division"] = "passed"  # 1/0 (tests passed), or the division's name
+    # inferred: mlpc's rule (an edge result inferred from another scenario), or the official v6.x one: the
+    # folder name differs, case-sensitively, from the log's effective_scenario
+    inferred: Literal["rules", "log_scenario"] = "rules"
+    location: Literal["result", "performance_run"] = "result"  # the result folder, or its performance/run_1
+    missing_design_power: str = ""  # design_power_watts of a row without a nameplate value
+    quote_all: bool = False  # every field in double quotes (v6.x), or only the v4.1 writer's set of columns
+
+
+class PublishedTable(_Strict):
+    """The round's published results table (`summary_results.json` at the root of the results
+    repository), built from the accepted summary.csv rows (rounds-v6.md 8.2).
+
+    ``final_report``: the final-report tool's records (columns renamed, ID, Details and Code links, Unique
+    ID, ColorKey, Performance_Result/Units, a power row merged into its performance row); ``summary_rows``:
+    the summary.csv columns as they are, one object per row keyed by its index ("0", "1", ...)."""
+
+    shape: Literal["final_report", "summary_rows"]
+    id_prefix: str = ""  # final report: IDs are "<prefix>-0001", ...
+    repository: str = ""  # final report: base of the Details and Code links
+    code_folder: str = "code"  # final report: the submitter folder the Code link points to
+    renames: dict[str, str] = Field(default_factory=dict)  # summary.csv column -> published name
+    location_prefix: str = ""
+    scenario_names: dict[str, str] = Field(default_factory=dict)  # folder name as written -> published name
+    model_names: dict[str, str] = Field(default_factory=dict)  # MLPerf model -> published MlperfModel
+    integer_columns: list[str] = Field(default_factory=list)  # published names written as integers
+    zero_as_empty: list[str] = Field(default_factory=list)  # integer columns whose 0 is published empty
+    empty_values: list[str] = Field(default_factory=list)  # field texts the table publishes as missing
+    missing: Literal["empty", "null"] = "empty"  # how a missing field is published
+    decimals: int = 10  # Result is rounded to this many decimal places
+
+
 class RoundRules(_Strict):
     round: str
     description: str
@@ -162,4 +200,6 @@ class RoundRules(_Strict):
     dataset_coverage_logged: bool = False
     power: PowerRules
     summary_columns: list[str]
+    summary_conventions: SummaryConventions = Field(default_factory=SummaryConventions)
+    published_table: PublishedTable | None = None
     severities: dict[str, SeverityName]

@@ -27,9 +27,10 @@ On valid results the two layouts agree field for field.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from checker.diagnostics import Severity
+from checker.models.rules import SummaryConventions
 from checker.report import Report, ResultSummary, findings_in_scope
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
@@ -75,8 +76,30 @@ def _scope_findings(report: Report) -> dict[str, list]:
     return findings_in_scope([r.id for r in report.results], report.findings)
 
 
-def result_rows(report: Report, columns: Sequence[str], official: bool = False) -> list[dict[str, str]]:
-    """The summary rows as dicts (official columns, plus the extra columns unless ``official``)."""
+def _total_accelerators(fields: dict) -> str:
+    """number_of_nodes x accelerators_per_node (the v6.0 column), empty when either is not an integer."""
+    try:
+        return str(int(str(fields.get("number_of_nodes")).strip()) * int(str(fields.get("accelerators_per_node")).strip()))
+    except ValueError:
+        return ""
+
+
+def _inferred(r: ResultSummary, conventions: SummaryConventions) -> bool:
+    if conventions.inferred == "log_scenario":
+        return r.scenario_dir != (r.log_scenario or "")
+    return r.inferred
+
+
+def result_rows(report: Report, columns: Sequence[str], official: bool = False,
+                conventions: SummaryConventions | None = None,
+                extras: Mapping[str, Mapping[str, object]] | None = None) -> list[dict[str, str]]:
+    """The summary rows as dicts (official columns, plus the extra columns unless ``official``).
+
+    ``conventions``: how the round's official writer fills some columns (rules' summary_conventions;
+    default: the v4.1-v5.1 writer). ``extras``: per result id, values of columns the report does not
+    hold (``PrivateID``, ``design_power_watts``), computed by the caller."""
+    conventions = conventions or SummaryConventions()
+    extras = extras or {}
     all_metrics = "weight_data_types" in columns  # the v5.0 writer added both at once
     by_result = _scope_findings(report)
     rows: list[dict[str, str]] = []
@@ -85,27 +108,35 @@ def result_rows(report: Report, columns: Sequence[str], official: bool = False) 
             continue
         fields = dict(r.system_fields)
         power = r.power_value is not None and r.power_value > 0
+        status = _text(fields.get("status"))
+        more = extras.get(r.id, {})
+        design_power = more.get("design_power_watts")
         row = {
             "Organization": r.submitter,
-            "Availability": _text(fields.get("status")).lower(),
+            "Availability": status if conventions.availability == "raw" else status.lower(),
             "Division": r.division,
             "SystemType": _text(fields.get("system_type")),
             "SystemName": _text(fields.get("system_name")),
             "Platform": r.system,
             "Model": r.model,
             "MlperfModel": r.mlperf_model,
-            "Scenario": r.scenario,
+            "Scenario": r.scenario_dir if conventions.scenario == "folder" else r.scenario,
             "Result": _text(float(r.value)) if r.value is not None else "",
             "Accuracy": _accuracy(r, all_metrics),
-            "Location": r.id,
+            "Location": r.id + ("/performance/run_1" if conventions.location == "performance_run" else ""),
             "notes": _notes(fields),
-            "compliance": "0" if r.compliance == "failed" else "1",
+            "compliance": (r.division if conventions.compliance == "division"
+                           else "0" if r.compliance == "failed" else "1"),
             "errors": str(r.errors),
             "version": report.round,
-            "inferred": "1" if r.inferred else "0",
+            "inferred": "1" if _inferred(r, conventions) else "0",
             "has_power": "True" if power else "False",
             "Units": r.unit or "",
             "weight_data_types": r.weight_data_types or "",
+            "total_accelerators": _total_accelerators(fields),
+            "design_power_watts": (_text(design_power) if design_power is not None and power
+                                   else conventions.missing_design_power),
+            "PrivateID": _text(more.get("PrivateID")),
         }
         for name in ("number_of_nodes", "host_processor_model_name", "host_processors_per_node",
                      "host_processor_core_count", "accelerator_model_name", "accelerators_per_node",
@@ -129,8 +160,8 @@ def result_rows(report: Report, columns: Sequence[str], official: bool = False) 
     return rows
 
 
-def _field(column: str, value: str) -> str:
-    if column in ALWAYS_QUOTED or any(c in value for c in ',"\r\n'):
+def _field(column: str, value: str, quote_all: bool = False) -> str:
+    if quote_all or column in ALWAYS_QUOTED or any(c in value for c in ',"\r\n'):
         return '"' + value.replace('"', '""') + '"'
     return value
 
@@ -139,10 +170,14 @@ def header(columns: Sequence[str], official: bool = False) -> list[str]:
     return list(columns) + ([] if official else [c for c in EXTRA_COLUMNS if c not in columns])
 
 
-def render(report: Report, columns: Sequence[str], official: bool = False) -> str:
-    """``columns``: the round's `summary_columns` (rules/<round>.yaml)."""
+def render(report: Report, columns: Sequence[str], official: bool = False,
+           conventions: SummaryConventions | None = None,
+           extras: Mapping[str, Mapping[str, object]] | None = None) -> str:
+    """``columns``: the round's `summary_columns` (rules/<round>.yaml); ``conventions`` and ``extras``
+    as in :func:`result_rows`."""
     head = header(columns, official)
     lines = [",".join(_field("", c) for c in head)]
-    for row in result_rows(report, columns, official):
-        lines.append(",".join(_field(c, row.get(c, "")) for c in head))
+    quote_all = bool(conventions and conventions.quote_all)
+    for row in result_rows(report, columns, official, conventions, extras):
+        lines.append(",".join(_field(c, row.get(c, ""), quote_all) for c in head))
     return "\n".join(lines) + "\n"
