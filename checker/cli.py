@@ -77,53 +77,59 @@ def check(
 
     Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
     """
-    from checker.commands.diff import open_source
     from checker.commands.progress import with_progress
-    from checker.engine import check_tree
-    from checker.loaders.detect import rules_for
-    from checker.commands.report import ReportOutput, read_waivers
+    from checker.commands.report import ReportOutput
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
     if watch:
-        from checker.commands.watch import watch_usage
+        _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
+                         cache_dir, waivers, strict)
+        return
+    from checker import api
+    from checker.cache import open_cache
+    from checker.commands.diff import cache_line
+    from checker.loaders.rules import load_rules
 
-        try:
-            watch_usage(path, git_ref, output)
-        except MlpcError as exc:
-            _fail(str(exc))
     try:
-        source = open_source(path, git_ref, use_cache, cache_dir, ctx.call_on_close)
+        cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
+        report = with_progress(lambda progress: api.check(
+            path, round=round, profile=profile.value, waivers=waivers, git_ref=git_ref, jobs=jobs or None,
+            cache=cache if cache is not None else False, progress=progress), quiet, err)
+        if cache is not None and not quiet and err.is_terminal:
+            err.print(f"[dim]{cache_line(cache)}[/]")
+        ReportOutput(fmt.value, load_rules(report.round), output, show_info=show_info, details=details or None,
+                     console=err)(report)
     except MlpcError as exc:
         _fail(str(exc))
-    path = source.path
+    raise typer.Exit(0 if report.ok(strict) else 1)
+
+
+def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
+                     cache_dir, waivers, strict) -> None:
+    """``mlpc check --watch``: check, then check again what changes (checker/commands/watch.py)."""
+    from checker.commands.diff import open_source
+    from checker.commands.report import ReportOutput, read_waivers
+    from checker.commands.watch import check_and_watch, watch_usage
+    from checker.loaders.detect import rules_for
+
     try:
-        rules, reason = rules_for(path, round)
+        watch_usage(path, git_ref, output)
+        source = open_source(path, git_ref, use_cache, cache_dir, ctx.call_on_close)
+        rules, reason = rules_for(source.path, round)
         parsed = read_waivers(waivers) if waivers else None
     except MlpcError as exc:
         _fail(str(exc))
-
     show = ReportOutput(fmt.value, rules, output, show_info=show_info, details=details or None, waivers=parsed,
                         console=err)
     try:
-        if watch:
-            from checker.commands.watch import check_and_watch
-
-            check_and_watch(path, rules, reason, profile.value, jobs or None, source.cache, show, quiet, err)
-        else:
-            report = with_progress(lambda progress: check_tree(
-                path, rules, round_reason=reason, profile=profile.value, jobs=jobs or None, progress=progress,
-                cache=source.cache), quiet, err)
-            source.finish(report, quiet)
-            show(report)
+        check_and_watch(source.path, rules, reason, profile.value, jobs or None, source.cache, show, quiet, err)
     except MlpcError as exc:
         _fail(str(exc))
     if show.last is None:  # interrupted before the first report
         err.print("interrupted before the first check finished; no report")
         raise typer.Exit(2)
-    report = show.last
-    failed = report.has_errors() or any(not r.valid for r in report.results) or (strict and report.has_warnings())
-    raise typer.Exit(1 if failed else 0)
+    raise typer.Exit(0 if show.last.ok(strict) else 1)
 
 
 @app.command("checks")

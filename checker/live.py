@@ -38,6 +38,39 @@ def warm_up() -> None:
     import scipy.special  # noqa: F401  (early stopping)
 
 
+def touched_units(root: str, units: Iterable[Unit], ignored_dirs: Iterable[str],
+                  paths: Iterable[str], folders: bool = False) -> tuple[set[Unit], bool, bool]:
+    """The ``units`` holding one of ``paths`` (absolute, or relative to the current folder); whether a
+    path lies outside every unit (then the root and division level are read again); and whether any
+    path can matter at all. Paths outside the tree, and inside the folders the root checks ignore
+    (``ignored_dirs``, e.g. ``.git``), cannot. With ``folders``, a path naming the root, a division or
+    a unit folder touches every unit below it (a selection, not a change)."""
+    bases = [root] + ([os.path.realpath(root)] if os.path.realpath(root) != root else [])
+    known = set(units)
+    ignored = set(ignored_dirs)
+    touched: set[Unit] = set()
+    structural = relevant = False
+    for path in paths:
+        for base in bases:
+            rel = os.path.relpath(os.path.abspath(path), base)
+            if rel != ".." and not rel.startswith(".." + os.sep):
+                break
+        else:
+            continue
+        parts = rel.split(os.sep)
+        if len(parts) >= 2 and parts[0] in ignored:
+            continue
+        relevant = True
+        if len(parts) >= 3 and (parts[0], parts[1]) in known:
+            touched.add((parts[0], parts[1]))
+            continue
+        structural = True
+        if folders and len(parts) <= 2:
+            prefix = () if parts == ["."] else tuple(parts)
+            touched.update(u for u in known if u[:len(prefix)] == prefix)
+    return touched, structural, relevant
+
+
 class LiveRound:
     """One tree, checked once in full and then again where it changed."""
 
@@ -96,30 +129,10 @@ class LiveRound:
             self._unsettled = False
 
     def units_for(self, paths: Iterable[str]) -> tuple[set[Unit], bool, bool]:
-        """The known units holding one of ``paths``; whether a path lies outside every known unit
-        (then the root and division level are read again); and whether any path can matter at all.
-        Paths outside the tree, and inside the folders the root checks ignore (``.git``), cannot."""
+        """:func:`touched_units` of the known units; a touched unit that is no unit any more (lost its
+        results folder) counts as a structural change."""
         root = self.start.root
-        bases = [root] + ([os.path.realpath(root)] if os.path.realpath(root) != root else [])
-        known = set(self.start.units)
-        ignored = set(self.rules.root_ignored_dirs)
-        touched: set[Unit] = set()
-        structural = relevant = False
-        for path in paths:
-            for base in bases:
-                rel = os.path.relpath(os.path.abspath(path), base)
-                if rel != ".." and not rel.startswith(".." + os.sep):
-                    break
-            else:
-                continue
-            parts = rel.split(os.sep)
-            if len(parts) >= 2 and parts[0] in ignored:
-                continue
-            relevant = True
-            if len(parts) >= 3 and (parts[0], parts[1]) in known:
-                touched.add((parts[0], parts[1]))
-            else:
-                structural = True
+        touched, structural, relevant = touched_units(root, self.start.units, self.rules.root_ignored_dirs, paths)
         # a unit is a submitter folder with a results folder: one that lost it is no unit any more
         if any(not is_unit(root, unit) for unit in touched):
             structural = True

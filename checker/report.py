@@ -143,3 +143,8 @@ class Report:
 
     def has_warnings(self) -> bool:
         return any(f.severity == Severity.WARNING and not f.waived for f in self.findings)
+
+    def ok(self, strict: bool = False) -> bool:
+        """The verdict of ``mlpc check`` (exit 0): no error finding counts and every result is valid;
+        with ``strict``, no warning counts either."""
+        return not (self.has_errors() or any(not r.valid for r in self.results) or (strict and self.has_warnings()))
