@@ -226,6 +226,7 @@ class _Ctx:
     model_dir: str
     scenario: str
     spec: RoundAuditSpec
+    run_scenario: str  # the scenario the runs were made in: the source scenario of an inferred result
     rel_root: str
     findings: list[Finding] = field(default_factory=list)
 
@@ -284,6 +285,7 @@ def verify_compliance_dir(
     expected_seeds: dict[str, int] | None = None,
     expected_test05_seeds: dict[str, int] | None = None,
     only_tests: tuple[str, ...] | None = None,
+    run_scenario: str | None = None,
 ) -> list[Finding]:
     """Findings (coded CP001..CP026) for the compliance folder of one result.
 
@@ -292,7 +294,10 @@ def verify_compliance_dir(
     such as ``resnet50`` are mapped by the round spec); ``scenario`` may be lower-case.
     ``expected_seeds`` / ``expected_test05_seeds`` override the round's seeds (the live runner
     passes the seeds of the installed LoadGen). ``only_tests`` verifies exactly those tests,
-    whatever the model requires (the live runner). Never raises on bad input.
+    whatever the model requires (the live runner). ``run_scenario`` is the scenario the runs were
+    made in when it differs from the folder's (an inferred result: its compliance folder is a copy
+    of the source scenario's, so the scores are compared as that scenario's, as the official
+    checker does). Never raises on bad input.
     """
     ctx = _Ctx(
         compliance_dir=compliance_dir,
@@ -301,6 +306,7 @@ def verify_compliance_dir(
         model_dir=model,
         scenario=_scenario_name(scenario),
         spec=round_spec,
+        run_scenario=_scenario_name(run_scenario or scenario),
         rel_root=rel_root,
     )
     seeds = expected_seeds if expected_seeds is not None else round_spec.info.seeds.as_dict()
@@ -407,7 +413,7 @@ def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, see
                 official=False, test=test)
     test_summary = _summary(ctx, test_path, test) if os.path.isfile(test_path) else None
     if ref is not None and test_summary is not None:
-        verdict = vt.verify_performance(test, perf, ref, test_summary, ctx.scenario)
+        verdict = vt.verify_performance(test, perf, ref, test_summary, ctx.run_scenario)
         _perf_findings(ctx, test, test_path, verdict)
         if submitted is not None:
             if submitted.passed != verdict.passed:
@@ -454,7 +460,7 @@ def _perf_findings(ctx: _Ctx, test: str, test_path: str, verdict: vt.PerfVerdict
             ctx.add("CP007", test_path, f"{test}: {reason}", expected="VALID", actual=reason.split(" is ")[-1].split(" (")[0],
                     official=True, test=test)
         elif reason.startswith("scenario differs"):
-            ctx.add("CP008", test_path, f"{test}: {reason}", expected=ctx.scenario, actual=reason, official=True, test=test)
+            ctx.add("CP008", test_path, f"{test}: {reason}", expected=ctx.run_scenario, actual=reason, official=True, test=test)
         elif "missing or not positive" in reason or reason.startswith("no score"):
             ctx.add("CP020", test_path, f"cannot recompute {test}: {reason}", official=False, test=test)
         else:

@@ -111,8 +111,11 @@ def _findings(ctx, rules) -> list:
     found: list = []
     if ctx.division in ("closed", "network") and ctx.scenario is not None:
         base = ctx.submission_root
+        source = ctx.log_scenario
+        inferred = source is not None and source != ctx.scenario and [ctx.scenario, source] in rules.inferable
         found = verify_compliance_dir(os.path.join(base, ctx.compliance_rel), os.path.join(base, ctx.rel),
-                                      ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base)
+                                      ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base,
+                                      run_scenario=source if inferred else None)
     return found
 
 

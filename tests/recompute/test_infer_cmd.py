@@ -170,3 +170,47 @@ def test_real_v51_inferred_folders_are_recreated_byte_for_byte(tmp_path):
     assert not findings(report, "PF020") and not findings(report, "PF019")
     with open(os.path.join(out, "open/GATEOverflow/systems", f"{system}.json")) as handle:
         assert "edge" in json.load(handle)["system_type"]
+
+
+def _untether_without_inferable(tmp_path):
+    """closed/UntetherAI of the published v4.1 tree with h13_u3_slim's resnet50 multistream and offline
+    removed from results/, measurements/ and compliance/ (edge system: both can be inferred)."""
+    part = tmp_path / "part"
+    shutil.copytree(os.path.join(real_tree("v4.1"), "closed", "UntetherAI"), part / "closed" / "UntetherAI",
+                    symlinks=True)
+    for kind in ("results", "measurements", "compliance"):
+        for scen in ("multistream", "offline"):
+            shutil.rmtree(part / "closed/UntetherAI" / kind / "h13_u3_slim/resnet50" / scen)
+    return part
+
+
+def test_real_v41_inferred_closed_results_pass_check(tmp_path):
+    """What `mlpc infer` writes, `mlpc check` accepts: the inferred results' compliance folders are copies
+    of the SingleStream ones and are judged as SingleStream runs (official J3 runs on the logs' scenario)."""
+    out = tmp_path / "out"
+    result = run("infer", str(_untether_without_inferable(tmp_path)), "--out", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    checked = run("check", str(out), "--no-cache", "--quiet")
+    assert checked.exit_code == 0, checked.output
+    report = check(out)
+    inferred = {r.scenario_dir: r for r in report.results if r.inferred}
+    assert sorted(inferred) == ["multistream", "offline"] and all(r.valid for r in inferred.values())
+    for code in ("CP006", "CP008", "CP020", "CP021", "CP022"):
+        assert not findings(report, code), code
+
+
+def test_real_v41_inferred_compliance_is_still_recomputed(tmp_path):
+    """An inferred result's compliance copy is still recomputed: a TEST04 run made to look twice as fast as
+    the submission run fails (CP006) and its verify file's PASS is contradicted (CP021)."""
+    out = tmp_path / "out"
+    assert run("infer", str(_untether_without_inferable(tmp_path)), "--out", str(out), "--quiet").exit_code == 0
+    summary = out / "closed/UntetherAI/compliance/h13_u3_slim/resnet50/offline/TEST04/performance/run_1" \
+                    "/mlperf_log_summary.txt"
+    text = summary.read_text()
+    assert "Early stopping 90th percentile estimate: 119668" in text
+    summary.write_text(text.replace("percentile estimate: 119668", "percentile estimate: 59834"))
+    report = check(out)
+    offline = [r for r in report.results if r.scenario_dir == "offline"][0]
+    assert not offline.valid
+    assert [f.location.path for f in findings(report, "CP006")] == [os.path.relpath(summary, out)]
+    assert len(findings(report, "CP021")) == 1
