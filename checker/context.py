@@ -30,6 +30,7 @@ class RootCtx:
     unknown_dirs: tuple[str, ...]
     stray_files: tuple[str, ...]
     focus: str  # "root", or the division / submitter path the user asked for
+    published_files: tuple[str, ...] = ()  # the round's known published-repository files found at the root
 
 
 @dataclass(frozen=True)

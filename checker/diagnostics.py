@@ -46,7 +46,10 @@ class Finding:
     """What a check yields: a message with where / expected / actual / hint.
 
     ``code`` and ``severity`` are stamped by the engine from the check and the
-    round file; a check leaves them empty.
+    round file; a check leaves them empty. So are ``scope`` (the level the finding is about: root,
+    division, submitter, system, model, result or round) and ``invalidates`` (whether an error here makes
+    the results below ``result_id`` invalid; a root or division error fails the run but leaves the
+    results valid, a system error invalidates only when the round says the description is unusable).
     """
 
     message: str
@@ -59,6 +62,8 @@ class Finding:
     result_id: str | None = None
     waived: str | None = None
     data: tuple[tuple[str, Any], ...] = field(default=())
+    scope: str = ""
+    invalidates: bool = True
 
     def sort_key(self) -> tuple:
         return (self.result_id or "", self.location.path, self.code, self.message)
@@ -78,6 +83,9 @@ class Finding:
             value = getattr(self, name)
             if value is not None:
                 out[name] = value
+        if self.scope:
+            out["scope"] = self.scope
+        out["invalidates"] = self.invalidates
         if self.data:
             out["data"] = {k: v for k, v in self.data}
         return out

@@ -1,7 +1,9 @@
 """Run the checks over a parsed tree: stamp codes and severities, isolate crashes, grade results.
 
 A finding belongs to a scope (root, division, submitter, system, model or result path). A result is
-invalid when an error-severity finding's scope contains it.
+invalid when an error-severity finding that ``invalidates`` has a scope containing it; root and division
+errors fail the run without invalidating results, system errors invalidate only for the codes the round
+lists in ``system_invalidating_codes``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, compliance_status, findings_in_scope
+from checker.report import Report, ResultSummary, compliance_status, counts_as, findings_in_scope
 from checker.results import result_value
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF")  # a scenario counts as run once these pass (official D5)
@@ -69,22 +71,34 @@ def _scope_key(check: Check, ctx) -> str:
     return ctx.rel
 
 
+def invalidates(scope: str, code: str, rules: RoundRules) -> bool:
+    """Whether an error of ``code``, found at ``scope`` (the check's scope), makes the results below it
+    invalid: root and division errors fail the run only; a system error only when the round lists its
+    code as making the system description unusable (``system_invalidating_codes``)."""
+    if scope in ("root", "division"):
+        return False
+    if scope == "system" and rules.system_invalidating_codes is not None:
+        return code in rules.system_invalidating_codes
+    return True
+
+
 def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
     severity = _severity(check.code, rules, profile)
     if severity == Severity.OFF:
         return
     scope = "" if check.scope == "round" else _scope_key(check, ctx)
+    reach = invalidates(check.scope, check.code, rules)
     try:
         for item in check.run(ctx, rules):
-            out.append(dataclasses.replace(item, code=check.code, severity=severity,
-                                           result_id=scope_of(item) if scope_of else scope))
+            out.append(dataclasses.replace(item, code=check.code, severity=severity, scope=check.scope,
+                                           invalidates=reach, result_id=scope_of(item) if scope_of else scope))
     except Exception as exc:  # isolate: a crashing check must not stop the run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         out.append(Finding(
             message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
             location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
             hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-            code="TL001", severity=Severity.ERROR, result_id=scope))
+            code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=reach))
 
 
 def _in_scope(scope: str, rel: str) -> bool:
@@ -126,8 +140,8 @@ def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dic
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
     """The summary of one result; ``mine`` are the findings whose scope contains it
     (``findings_by_result``)."""
-    errors = sum(1 for f in mine if f.severity == Severity.ERROR and not f.waived)
-    warnings = sum(1 for f in mine if f.severity == Severity.WARNING and not f.waived)
+    errors = sum(1 for f in mine if counts_as(f) == "error")
+    warnings = sum(1 for f in mine if counts_as(f) == "warning")
     value = result_value(result, rules) if result.scenario else None
     power_value = power_eff = None
     if (result.power is not None and result.power.run_samples is not None and value is not None and value.value
@@ -210,7 +224,8 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
         rel = f"{division}/{submitter}"
         return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
                         location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
-                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel)], [], None
+                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel,
+                        scope="submitter")], [], None
 
 
 def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
@@ -409,19 +424,14 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
         by_id = {s.id: s for s in summaries}
         for f in found:
             target = by_id.get(f.result_id or "")
-            if target is not None and not f.waived:
-                if f.severity == Severity.ERROR:
-                    target = dataclasses.replace(target, valid=False, errors=target.errors + 1)
-                elif f.severity == Severity.WARNING:
-                    target = dataclasses.replace(target, warnings=target.warnings + 1)
-                by_id[target.id] = target
+            kind = counts_as(f)
+            if target is not None and kind == "error":
+                by_id[target.id] = dataclasses.replace(target, valid=False, errors=target.errors + 1)
+            elif target is not None and kind == "warning":
+                by_id[target.id] = dataclasses.replace(target, warnings=target.warnings + 1)
         summaries = list(by_id.values())
         findings += found
-    # root and division findings reach every result below them
-    for f in findings:
-        if f.severity == Severity.ERROR and f.result_id is not None and f.result_id.count("/") == 0:
-            summaries = [dataclasses.replace(s, valid=False, errors=s.errors + 1) if _in_scope(f.result_id, s.id)
-                         else s for s in summaries]
+    # root and division findings fail the run (exit status) but leave every result's verdict alone
     findings.sort(key=lambda f: f.sort_key())
     from checker.loaders.fingerprint import checker_fingerprint, version
 

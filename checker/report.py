@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from checker.diagnostics import Finding, Severity
 
-REPORT_VERSION = "1.1"
+REPORT_VERSION = "1.2"
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,25 @@ def compliance_status(division: str, tests: tuple[str, ...] | list[str],
     per_test = tuple((t, ("passed", "warning", "failed")[r]) for t, r in sorted(worst.items()))
     overall = "failed" if any(r == 2 for r in worst.values()) else "passed"
     return overall, per_test
+
+
+def counts_as(f: Finding) -> str | None:
+    """How a finding counts for each result its scope holds: "error" (the result is invalid), "warning",
+    or None. Waived findings, root and division findings, and errors that do not invalidate (see
+    ``Finding.invalidates``) do not count per result; they still count for the run's exit status."""
+    if f.waived or f.scope in ("root", "division"):
+        return None
+    if f.severity == Severity.ERROR:
+        return "error" if f.invalidates else None
+    return "warning" if f.severity == Severity.WARNING else None
+
+
+def scope_note(f: Finding) -> str:
+    """The scope of a finding as reporters show it: ``root``, ``system``, ... with ", results unaffected"
+    for an error that fails the run without invalidating the results below it; "" when unknown."""
+    if not f.scope:
+        return ""
+    return f.scope + (", results unaffected" if f.severity == Severity.ERROR and not f.invalidates else "")
 
 
 def results_in_scope(ids) -> Callable[[str | None], list[str]]:

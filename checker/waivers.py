@@ -29,7 +29,7 @@ from collections.abc import Iterable
 import yaml
 
 from checker.diagnostics import Finding, Location, MlpcError, Severity
-from checker.report import Report, compliance_status, findings_in_scope, results_in_scope
+from checker.report import Report, compliance_status, counts_as, findings_in_scope, results_in_scope
 from checker.loaders import yaml_text
 
 UNUSED_CODE = "TL003"
@@ -158,12 +158,9 @@ def apply_waivers(report: Report, waivers: Iterable[Waiver], source: str = "waiv
     holders = results_in_scope([r.id for r in report.results])
     lifted: dict[str, list[int]] = {}  # result id -> [errors, warnings] no longer counted
     for f in newly:
-        for rid in holders(f.result_id):
-            counts = lifted.setdefault(rid, [0, 0])
-            if f.severity == Severity.ERROR:
-                counts[0] += 1
-            elif f.severity == Severity.WARNING and f.result_id.count("/") >= 1:
-                counts[1] += 1  # root and division warnings are not counted per result (engine)
+        kind = counts_as(dataclasses.replace(f, waived=None))  # how it counted before it was waived
+        for rid in holders(f.result_id) if kind else ():
+            lifted.setdefault(rid, [0, 0])[0 if kind == "error" else 1] += 1
     by_result: dict[str, list[Finding]] | None = None
     results = []
     for r in report.results:

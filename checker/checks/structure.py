@@ -36,14 +36,40 @@ def files_in_root(ctx, rules):
     """The submission root holds a file that is not Markdown or PDF.
 
     What it checks: plain files directly in the root end in `.md` or `.pdf`.
-    Why: official checker A2; such a file invalidates the whole submission.
+    Why: official checker A2. The official checker invalidates the whole root for it; here it is a
+    root-scope error: the run fails (exit status 1) and every result keeps its own verdict
+    (deliberate difference: a stray file says nothing about any result). The files published
+    results repositories carry at their root are known (ST023) and not reported here.
     Failing example: `notes.txt` next to `closed/`.
     How to fix: move the file into a submitter folder or delete it.
-    Data used: `root_allowed_file_suffixes`.
+    Data used: `root_allowed_file_suffixes`, `root_published_files`.
     """
     for name in ctx.stray_files:
         yield finding(name, "file outside the division folders", expected=_listing(rules.root_allowed_file_suffixes),
                       actual=name, hint="only *.md and *.pdf may sit at the root")
+
+
+@check("ST023", "published-root-file", "root")
+def published_root_file(ctx, rules):
+    """The root holds a file that published results repositories always carry.
+
+    What it checks: plain files at the root named in `root_published_files` (`dbversion`,
+    `mkdocs.yml`, `run.sh`, `summary_results.json`: the results database version, the results
+    site and the published results table) are reported for the record and are not stray files
+    (ST002).
+    Why: a published round (`inference_results_<round>`) carries them next to `closed/` and
+    `open/`; they are not part of any submission, so checking a published round must not reject it
+    for them. A submitter's own tree does not need them.
+    Failing example: `summary_results.json` next to `closed/` in a clone of a results repository.
+    How to fix: nothing to fix in a published round; leave them out of a submission.
+    Data used: `root_published_files`.
+    Official: the official checkers up to v5.1 treat them as stray root files (A2, the whole root is
+    invalid); the v6 checker does not look at the root. Graded as info here (deliberate difference).
+    """
+    for name in ctx.published_files:
+        yield finding(name, "file of a published results repository at the root",
+                      expected="not part of a submission", actual=name,
+                      hint="known file of a published round; nothing to do")
 
 
 @check("ST003", "files-in-division", "division")
@@ -51,7 +77,8 @@ def files_in_division(ctx, rules):
     """A division folder holds plain files.
 
     What it checks: `closed/`, `open/`, `network/` contain only submitter folders.
-    Why: official checker A3; the whole division is rejected.
+    Why: official checker A3, which rejects the whole division. Here it is a division-scope error:
+    the run fails and every result keeps its own verdict (deliberate difference).
     Failing example: `closed/README.md`.
     How to fix: move the file into a submitter folder.
     Data used: none.
@@ -433,7 +460,7 @@ def calibration_missing(ctx, rules):
 
 
 CHECKS = (
-    unknown_division_folder, files_in_root, files_in_division, broken_symlink, symlink_leaves_tree,
+    unknown_division_folder, files_in_root, published_root_file, files_in_division, broken_symlink, symlink_leaves_tree,
     file_too_large, hidden_name, space_in_name, pycache_folder, empty_folder, unreadable_path,
     model_mapping_invalid, system_description_missing, model_not_in_round, model_not_for_system_type,
     scenario_not_allowed, required_scenario_missing, required_scenario_missing_open,

@@ -268,9 +268,11 @@ def load_top(path: str, rules: RoundRules) -> tuple[Tree, list[tuple[str, str]]]
     top = box.listing("")
     division_dirs = tuple(d for d in top.dirs if d in rules.divisions)
     unknown = tuple(d for d in top.dirs if d not in rules.divisions and d not in rules.root_ignored_dirs)
-    stray = tuple(f for f in top.files if not any(f.endswith(s) for s in rules.root_allowed_file_suffixes))
+    published = tuple(f for f in top.files if f in rules.root_published_files)
+    stray = tuple(f for f in top.files if f not in published
+                  and not any(f.endswith(s) for s in rules.root_allowed_file_suffixes))
     tree = Tree(root=RootCtx(root=root, division_dirs=division_dirs, unknown_dirs=unknown,
-                             stray_files=stray, focus=focus or "root"))
+                             stray_files=stray, focus=focus or "root", published_files=published))
     units: list[tuple[str, str]] = []
     for division in division_dirs:
         if focus and not (focus == division or focus.startswith(division + "/")):

@@ -167,6 +167,11 @@ class RoundRules(_Strict):
     divisions: list[str]
     root_ignored_dirs: list[str]
     root_allowed_file_suffixes: list[str]
+    # files every published results repository carries at its root (ST023, info); not stray files
+    root_published_files: list[str] = Field(default_factory=list)
+    # system-scope codes that make the system description unusable, so that an error among them
+    # invalidates every result of the system; other system errors fail the run only. None: every one.
+    system_invalidating_codes: list[str] | None = None
     availabilities: list[str]
     system_types: list[str]
     system_fields: SystemFields

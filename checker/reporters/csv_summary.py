@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 
 from checker.diagnostics import Severity
 from checker.models.rules import SummaryConventions
-from checker.report import Report, ResultSummary, findings_in_scope
+from checker.report import Report, ResultSummary, counts_as, findings_in_scope
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
 ALWAYS_QUOTED = frozenset({"SystemType", "SystemName", "host_processor_model_name", "accelerator_model_name",
@@ -150,7 +150,8 @@ def result_rows(report: Report, columns: Sequence[str], official: bool = False,
                 "waived": str(sum(1 for f in mine if f.waived)),
                 "compliance_status": r.compliance,
                 "compliance_tests": " ".join(f"{t}:{s}" for t, s in r.compliance_tests),
-                "codes": " ".join(sorted({f.code for f in mine if f.severity == Severity.ERROR and not f.waived})),
+                "codes": " ".join(sorted({f.code if counts_as(f) else f"{f.code}@{f.scope}" for f in mine
+                                          if f.severity == Severity.ERROR and not f.waived})),
             })
         power_only = all_metrics and power and _truthy(fields.get("system_power_only"))
         if not power_only:

@@ -17,7 +17,7 @@ import html
 import json
 
 from checker.diagnostics import Severity
-from checker.report import Report, results_in_scope
+from checker.report import Report, results_in_scope, scope_note
 from checker.reporters.markdown import accuracy_text, compliance_text
 
 
@@ -28,7 +28,7 @@ def page_data(report: Report) -> dict:
         findings.append({
             "code": f.code, "severity": f.severity.value, "where": str(f.location), "message": f.message,
             "expected": f.expected, "actual": f.actual, "hint": f.hint, "waived": f.waived,
-            "scope": f.result_id,
+            "scope": f.result_id, "level": scope_note(f),
         })
     per_result: dict[str, list[int]] = {r.id: [] for r in report.results}
     holders_of = results_in_scope(per_result)
@@ -155,6 +155,7 @@ SCRIPT = r"""
       return el("tr", { "class": f.waived ? "waived-row" : null }, [
         el("td", {}, [el("span", { "class": "sev-" + f.severity + (f.waived ? " waived" : ""), text: f.code })]),
         el("td", { text: f.severity + (f.waived ? " (waived)" : "") }),
+        el("td", { text: f.level || "" }),
         el("td", {}, [el("code", { text: f.where })]),
         el("td", { text: f.message }),
         el("td", { text: num(f.expected) }),
@@ -162,7 +163,7 @@ SCRIPT = r"""
         el("td", { text: f.waived ? "waived: " + f.waived : num(f.hint) })
       ]);
     });
-    var head = el("tr", {}, ["code", "severity", "where", "message", "expected", "actual", "hint / waiver"].map(
+    var head = el("tr", {}, ["code", "severity", "scope", "where", "message", "expected", "actual", "hint / waiver"].map(
       function (h) { return el("th", { text: h }); }));
     return el("table", { "class": "findings" }, [el("thead", {}, [head]), el("tbody", {}, rows)]);
   }

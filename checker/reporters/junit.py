@@ -14,7 +14,7 @@ from collections import defaultdict
 from xml.sax.saxutils import escape, quoteattr
 
 from checker.diagnostics import Severity
-from checker.report import Report, results_in_scope
+from checker.report import Report, results_in_scope, scope_note
 
 _XML_BAD = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -28,7 +28,8 @@ def _attr(text) -> str:
 
 
 def _line(f) -> str:
-    parts = [f"{f.severity.value.upper()} {f.code}: {f.message}"]
+    parts = [f"{f.severity.value.upper()} {f.code}" + (f" [{scope_note(f)}]" if scope_note(f) else "")
+             + f": {f.message}"]
     for label, value in (("expected", f.expected), ("actual", f.actual), ("hint", f.hint)):
         if value is not None:
             parts.append(f"    {label}: {value}")
@@ -59,7 +60,8 @@ def render(report: Report) -> str:
     per_result: dict[str, list] = defaultdict(list)
     orphans: dict[str, list] = defaultdict(list)
     for f in report.findings:
-        holders = holders_of(f.result_id)
+        # an error that fails the run without invalidating the results below it is a test case of its own
+        holders = holders_of(f.result_id) if f.invalidates or f.severity != Severity.ERROR else []
         for rid in holders:
             per_result[rid].append(f)
         if not holders:

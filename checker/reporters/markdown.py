@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from checker.diagnostics import Severity
-from checker.report import Report, ResultSummary
+from checker.report import Report, ResultSummary, scope_note
 
 
 def cell(text) -> str:
@@ -116,10 +116,11 @@ def _finding_table(findings, with_reason: bool = False) -> list[str]:
         for f in findings:
             lines.append(f"| {f.code} | {f.severity.value} | {code(f.location)} | {cell(f.message)} | {cell(f.waived)} |")
         return lines
-    lines = ["| code | severity | where | message | expected | actual | hint |", "|---|---|---|---|---|---|---|"]
+    lines = ["| code | severity | scope | where | message | expected | actual | hint |",
+             "|---|---|---|---|---|---|---|---|"]
     for f in findings:
-        lines.append(f"| {f.code} | {f.severity.value} | {code(f.location)} | {cell(f.message)} | {cell(f.expected)} "
-                     f"| {cell(f.actual)} | {cell(f.hint)} |")
+        lines.append(f"| {f.code} | {f.severity.value} | {cell(scope_note(f))} | {code(f.location)} | {cell(f.message)} "
+                     f"| {cell(f.expected)} | {cell(f.actual)} | {cell(f.hint)} |")
     return lines
 
 

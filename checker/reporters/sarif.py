@@ -83,7 +83,10 @@ def to_data(report: Report, severities: dict | None = None, all_rules: bool = Tr
             "locations": [_location(f)],
         }
         props = {k: v for k, v in (("expected", f.expected), ("actual", f.actual), ("hint", f.hint),
-                                   ("resultId", f.result_id), ("pointer", f.location.pointer)) if v is not None}
+                                   ("resultId", f.result_id), ("pointer", f.location.pointer),
+                                   ("scope", f.scope or None)) if v is not None}
+        if f.scope:
+            props["invalidatesResults"] = f.invalidates
         if props:
             item["properties"] = props
         if f.waived:

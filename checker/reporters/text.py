@@ -9,7 +9,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from checker.report import Report
+from checker.report import Report, scope_note
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 DETAIL_LIMIT = 60  # larger reports (a whole round) print the one-screen verdict unless --details
@@ -69,6 +69,8 @@ def build(report: Report, show_info: bool = False, max_findings: int = 400):
         for f in grouped[scope]:
             style = STYLE.get(f.severity.value, "")
             label = f"{f.severity.value.upper():7} {f.code}" + (" (waived)" if f.waived else "")
+            if scope_note(f):
+                label += f" [{scope_note(f)}]"
             detail = f.message
             extra = []
             if f.expected is not None:

@@ -24,7 +24,7 @@ def test_pack_lists_every_result_with_flags_and_findings(synthetic):
     assert "`closed/OtherCo/results/box/bert-99/Offline`" in pack and "**INVALID**" in pack
     assert "TEST01 failed, TEST05 passed" in pack
     assert "acc 76.1 (target >= 75.6954): ok" in pack
-    assert "| PF001 | error | `closed/OtherCo/results/box/bert-99/Offline/performance/run_1/mlperf_log_detail.txt:7` |" in pack
+    assert "| PF001 | error |  | `closed/OtherCo/results/box/bert-99/Offline/performance/run_1/mlperf_log_detail.txt:7` |" in pack
     assert "fix \\| the run" in pack  # pipes escaped inside table cells
     assert "(applies to every result below it)" in pack and "SY011" in pack
     assert "open/OtherCo" not in pack  # another division's results stay out
