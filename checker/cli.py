@@ -190,9 +190,13 @@ def _mount() -> None:
 
     app.command("truncate")(truncate.truncate)
     app.command("infer")(infer.infer)
+    from checker.commands import system_ids
+
     calc.app.command("bandwidth")(bandwidth.bandwidth)
+    calc.app.command("nameplate-power")(system_ids.nameplate_power)
+    calc.app.command("private-id")(system_ids.private_id)
     app.add_typer(calc.app, name="calc", help="Recompute what the rules define: early stopping, rounding, "
-                  "inferred results, Appendix B bandwidth.")
+                  "inferred results, Appendix B bandwidth, nameplate power, private IDs.")
     app.add_typer(schema.app, name="schema", help="Export or validate the system-description JSON Schema.")
     audit = typer.Typer(help="Compliance tests against a live SUT, random audit selection and plausibility.",
                         no_args_is_help=True)

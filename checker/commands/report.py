@@ -6,6 +6,8 @@ tree):
 * ``summary.csv``: the official checker's columns and units for the round, plus the documented
   fixes (invalid results with their status, real compliance and error columns; see
   ``checker/reporters/csv_summary.py``); ``--official-csv`` writes the official layout exactly;
+* ``summary_results.json`` (rounds that declare a published table, v6.0 on): the round's published
+  results table (``checker/reporters/published_table.py``); ``--private-ids`` fills its PrivateID;
 * ``report.json``: the versioned JSON report (``schemas/report.schema.json``);
 * ``<division>-<submitter>.md``: one Markdown review pack per submitter;
 * ``index.html``: one self-contained offline page (sortable tables, filters, charts).
@@ -61,7 +63,7 @@ def render_format(report, fmt: str, rules, show_info: bool = False, details: boo
     if fmt == "csv":
         from checker.reporters import csv_summary
 
-        return csv_summary.render(report, rules.summary_columns)
+        return csv_summary.render(report, rules.summary_columns, conventions=rules.summary_conventions)
     if fmt == "markdown":
         from checker.reporters import markdown
 
@@ -169,15 +171,20 @@ def _safe_name(text: str) -> str:
     return name.lstrip(".") or "_"
 
 
-def bundle(report, rules, official_csv: bool = False) -> dict[str, str]:
-    """File name -> content of every file of the bundle (pure)."""
-    from checker.reporters import csv_summary, html, json_report, markdown
+def bundle(report, rules, official_csv: bool = False, extras=None) -> dict[str, str]:
+    """File name -> content of every file of the bundle (pure). ``extras``: per result id, the
+    PrivateID and design_power_watts columns (:func:`summary_extras`)."""
+    from checker.reporters import csv_summary, html, json_report, markdown, published_table
 
     files = {
-        "summary.csv": csv_summary.render(report, rules.summary_columns, official=official_csv),
+        "summary.csv": csv_summary.render(report, rules.summary_columns, official=official_csv,
+                                          conventions=rules.summary_conventions, extras=extras),
         "report.json": json_report.render(report),
         "index.html": html.render(report),
     }
+    table = published_table.render(report, rules, extras)
+    if table is not None:
+        files["summary_results.json"] = table
     index = markdown.pack_index(report)
     for division, submitter in index:
         name = _safe_name(f"{division}-{submitter}") + ".md"
@@ -185,6 +192,36 @@ def bundle(report, rules, official_csv: bool = False) -> dict[str, str]:
             name = name[:-3] + "_.md"
         files[name] = markdown.render_pack(report, division, submitter, index=index)
     return files
+
+
+def summary_extras(report, rules, root: str, private_ids: bool) -> dict[str, dict]:
+    """Per result id, the summary columns the report does not hold: ``PrivateID`` (with
+    ``private_ids``) and, for a power result of a round with nameplate power, ``design_power_watts``:
+    the system description's ``system_power_capacity`` as written, else the sum of the system's
+    nameplate YAML (None when it is absent or unusable). Reads the YAML files; writes nothing."""
+    from checker.loaders.nameplate import private_id_words, read_nameplate
+    from checker.metrics.private_id import private_id
+
+    words = private_id_words() if private_ids else None
+    plates: dict[str, object] = {}
+    extras: dict[str, dict] = {}
+    for r in report.results:
+        more: dict[str, object] = {}
+        if words:
+            more["PrivateID"] = private_id(r.system, *words)
+        if rules.nameplate_power_path and r.has_power:
+            declared = dict(r.system_fields).get("system_power_capacity")
+            if declared is not None:
+                more["design_power_watts"] = declared
+            else:
+                rel = f"{r.division}/{r.submitter}/" + rules.nameplate_power_path.format(system=r.system)
+                if rel not in plates:
+                    plate, _ = read_nameplate(os.path.join(root, rel))
+                    plates[rel] = plate.watts if plate is not None else None
+                more["design_power_watts"] = plates[rel]
+        if more:
+            extras[r.id] = more
+    return extras
 
 
 def _inside(child: str, parent: str) -> bool:
@@ -243,6 +280,8 @@ def report(
                                           "matching findings are marked waived and no longer count."),
     official_csv: bool = typer.Option(False, "--official-csv", help="Write summary.csv in the official layout "
                                       "exactly (official columns, valid results only)."),
+    private_ids: bool = typer.Option(False, "--private-ids", help="Fill the PrivateID column (v6.1): a stable "
+                                     "anonymous ID per system folder; nothing is written into the tree."),
     profile: ProfileName = typer.Option(ProfileName.official, "--profile",
                                         help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
@@ -251,7 +290,8 @@ def report(
     cache_dir: Optional[str] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/mlpc or "
                                             "$MLPC_CACHE_DIR); never inside the checked tree."),
 ) -> None:
-    """Write a round's review bundle: summary.csv, report.json, review packs, index.html.
+    """Write a round's review bundle: summary.csv, report.json, review packs, index.html, and the
+    published results table summary_results.json for rounds that declare one (v6.0 on).
 
     One Markdown review pack per submitter (<division>-<submitter>.md) and one self-contained
     offline HTML page; the folder is written atomically and never inside the checked tree.
@@ -276,12 +316,14 @@ def report(
                                quiet, _err())
         if parsed is not None:
             result = waive(result, parsed[0], parsed[1], rules)
-        files = bundle(result, rules, official_csv=official_csv)
+        extras = summary_extras(result, rules, path, private_ids)
+        files = bundle(result, rules, official_csv=official_csv, extras=extras)
         write_bundle(files, out, path)
     except MlpcError as exc:
         _fail(str(exc))
     counts = result.counts()
     packs = sum(1 for n in files if n.endswith(".md"))
-    _err().print(f"report written to {out}: summary.csv, report.json, index.html and {packs} review pack(s); "
+    table = ", summary_results.json" if "summary_results.json" in files else ""
+    _err().print(f"report written to {out}: summary.csv{table}, report.json, index.html and {packs} review pack(s); "
                  f"{counts['results']} results ({counts['valid']} valid, {counts['invalid']} invalid), "
                  f"{counts['errors']} errors, {counts['warnings']} warnings", markup=False)

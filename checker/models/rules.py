@@ -207,4 +207,6 @@ class RoundRules(_Strict):
     summary_columns: list[str]
     summary_conventions: SummaryConventions = Field(default_factory=SummaryConventions)
     published_table: PublishedTable | None = None
+    # v6.1: a power system's nameplate power YAML, relative to <division>/<submitter>/ (rounds-v6.md 6.2)
+    nameplate_power_path: str | None = None
     severities: dict[str, SeverityName]

@@ -194,3 +194,29 @@ class _Rules:
 @pytest.mark.parametrize("text,expected", [("N/A", ""), ("0", ""), ("3", 3), ("3 GPUs", "3 GPUs")])
 def test_integer_and_empty_fields(text, expected):
     assert published_table._typed("a#", text, FINAL) == expected
+
+
+def test_summary_extras_read_nameplates_and_write_nothing(tmp_path):
+    from checker.commands.report import summary_extras
+    from checker.loaders.rules import load_rules
+    from tests.metrics.test_system_ids import TEMPLATE
+
+    rules = load_rules("v5.1").model_copy(update={"nameplate_power_path": "systems/{system}_power.yaml"})
+    systems = tmp_path / "closed" / "Bee" / "systems"
+    systems.mkdir(parents=True)
+    (systems / "small_power.yaml").write_text(TEMPLATE)
+    before = sorted(str(p) for p in tmp_path.rglob("*"))
+    report = _report()
+    declared = _result("closed/Acme/results/big/resnet50/Offline", value=1.0, has_power=True, power_value=5.0,
+                       system_fields=GPU + (("system_power_capacity", "12 kW"),))
+    missing = _result("closed/Acme/results/other/resnet50/Offline", value=1.0, has_power=True, power_value=5.0)
+    report.results.extend([declared, missing])
+    extras = summary_extras(report, rules, str(tmp_path), private_ids=True)
+    assert extras["closed/Bee/results/small/resnet50/singlestream"] == {"PrivateID": extras[
+        "closed/Bee/results/small/resnet50/Offline"]["PrivateID"], "design_power_watts": 2400}
+    assert extras[declared.id]["design_power_watts"] == "12 kW"  # the declared capacity, as written
+    assert extras[missing.id]["design_power_watts"] is None
+    assert "design_power_watts" not in extras["closed/Acme/results/big/gpt-oss-120b/Offline"]  # not a power result
+    assert all(v["PrivateID"].count("-") == 2 for v in extras.values())
+    assert summary_extras(report, load_rules("v5.1"), str(tmp_path), private_ids=False) == {}
+    assert sorted(str(p) for p in tmp_path.rglob("*")) == before

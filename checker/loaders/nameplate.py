@@ -1,0 +1,52 @@
+"""Reading the nameplate power YAML of a system and the private-ID word lists (rules/private_ids.yaml).
+
+Nothing here writes: the official checker caches private IDs in ``results/<system>/privateid.json``
+inside the submission tree; mlpc computes them each time and never writes into a checked tree.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+import yaml
+
+from checker.diagnostics import MlpcError
+from checker.loaders import yaml_text
+from checker.loaders.rules import data_dir
+from checker.metrics.nameplate import Nameplate, design_power
+
+MAX_NAMEPLATE_BYTES = 1024 * 1024
+
+
+@lru_cache(maxsize=1)
+def private_id_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(adjectives, nouns) of the official private-ID scheme."""
+    path = data_dir("rules") / "private_ids.yaml"
+    try:
+        data = yaml_text.safe_load(path.read_text(encoding="utf-8"))
+        return tuple(data["adjectives"]), tuple(data["nouns"])
+    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+        raise MlpcError(f"{path.name} is invalid: {exc}") from None
+
+
+def read_nameplate(path: str) -> tuple[Nameplate | None, str | None]:
+    """``(nameplate, None)``, or ``(None, why)`` when the file is missing, too large, not UTF-8, not YAML
+    or empty (the official checker rejects a power result whose YAML loads as nothing)."""
+    try:
+        if os.path.getsize(path) > MAX_NAMEPLATE_BYTES:
+            return None, f"larger than {MAX_NAMEPLATE_BYTES} bytes"
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8")
+        data = yaml_text.safe_load(text)
+    except FileNotFoundError:
+        return None, "not found"
+    except OSError as exc:
+        return None, f"cannot be read: {exc.strerror or exc}"
+    except UnicodeDecodeError:
+        return None, "not UTF-8 text"
+    except yaml.YAMLError as exc:
+        return None, f"not valid YAML: {str(exc).splitlines()[0]}"
+    if data is None:
+        return None, "empty (it loads as nothing)"
+    return design_power(data), None
