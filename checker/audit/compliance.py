@@ -1,4 +1,4 @@
-"""Verify one result's compliance folder (TEST01/04/05/06) by recomputing every verdict.
+"""Verify one result's compliance folder (TEST01/04/05/06/07/08/09) by recomputing every verdict.
 
 Entry point: :func:`verify_compliance_dir`. It checks that the tests the round requires for the
 model exist with their files, recomputes each test's verdict from the raw logs (the TEST0x
@@ -43,6 +43,9 @@ CP023   test06-no-samples                            TEST06: the accuracy log ho
 CP024   compliance-accuracy-entry-malformed          an accuracy-log entry is not a valid {qsl_idx, data} object
 CP025   compliance-test-not-required                 a TEST0x directory exists that the round does not require for the model
 CP026   test01-accuracy-log-inconsistent             TEST01: the accuracy-mode log has one qsl_idx twice with different data
+CP027   test07-score-below-threshold                 TEST07: the accuracy score on the compliance dataset is below the round's threshold
+CP028   test08-outputs-not-reproduced                TEST08: performance-run outputs unmatched or with a different normalised entropy
+CP029   test09-mean-output-length-out-of-bounds      TEST09: the mean output length is outside the round's bounds
 ======  ===========================================  ==============================================
 """
 
@@ -86,6 +89,9 @@ CODES: dict[str, str] = {
     "CP024": "compliance-accuracy-entry-malformed",
     "CP025": "compliance-test-not-required",
     "CP026": "test01-accuracy-log-inconsistent",
+    "CP027": "test07-score-below-threshold",
+    "CP028": "test08-outputs-not-reproduced",
+    "CP029": "test09-mean-output-length-out-of-bounds",
 }
 
 PERF_DIR = os.path.join("performance", "run_1")
@@ -286,18 +292,22 @@ def verify_compliance_dir(
     expected_test05_seeds: dict[str, int] | None = None,
     only_tests: tuple[str, ...] | None = None,
     run_scenario: str | None = None,
+    required_tests: tuple[str, ...] | None = None,
 ) -> list[Finding]:
     """Findings (coded CP001..CP026) for the compliance folder of one result.
 
     ``compliance_dir`` is ``compliance/<sys>/<model_dir>/<scenario_dir>``; ``result_dir`` is
     ``results/<sys>/<model_dir>/<scenario_dir>``; ``model`` is the model directory name (aliases
     such as ``resnet50`` are mapped by the round spec); ``scenario`` may be lower-case.
+    From v6.0 on, the compliance folder is the result folder itself (it holds the TEST0x folders);
+    TEST07/08/09 are verified by :mod:`checker.audit.compliance_v6`.
     ``expected_seeds`` / ``expected_test05_seeds`` override the round's seeds (the live runner
     passes the seeds of the installed LoadGen). ``only_tests`` verifies exactly those tests,
     whatever the model requires (the live runner). ``run_scenario`` is the scenario the runs were
     made in when it differs from the folder's (an inferred result: its compliance folder is a copy
     of the source scenario's, so the scores are compared as that scenario's, as the official
-    checker does). Never raises on bad input.
+    checker does). ``required_tests`` is the model's test list from
+    the round's rules (default: the models lists of the audit specs). Never raises on bad input.
     """
     ctx = _Ctx(
         compliance_dir=compliance_dir,
@@ -315,7 +325,7 @@ def verify_compliance_dir(
     else:
         seeds05 = round_spec.info.test05_seeds.as_dict() if round_spec.info.test05_seeds else None
     try:
-        _verify(ctx, seeds, seeds05, only_tests)
+        _verify(ctx, seeds, seeds05, only_tests, required_tests)
     except Exception as exc:  # pragma: no cover - last-resort isolation: never raise on input
         ctx.add("CP020", compliance_dir, f"verification stopped on unexpected input: {type(exc).__name__}: {exc}",
                 official=False)
@@ -323,9 +333,16 @@ def verify_compliance_dir(
 
 
 def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None,
-            only_tests: tuple[str, ...] | None = None) -> None:
-    required = ctx.spec.tests_for(ctx.model_dir) if only_tests is None else [
-        t for t in only_tests if t in ctx.spec.tests]
+            only_tests: tuple[str, ...] | None = None, required_tests: tuple[str, ...] | None = None) -> None:
+    if only_tests is not None:
+        required = [t for t in only_tests if t in ctx.spec.tests]
+    elif required_tests is not None:
+        required = sorted(t for t in required_tests if t in ctx.spec.tests)
+        for test in sorted(set(required_tests) - set(ctx.spec.tests)):
+            ctx.add("CP020", ctx.compliance_dir, f"{test} is required for {ctx.model} but mlpc has no "
+                    f"{ctx.spec.round} definition of it: not verified", official=False, test=test)
+    else:
+        required = ctx.spec.tests_for(ctx.model_dir)
     exists = os.path.isdir(ctx.compliance_dir)
     present = sorted(
         name for name in (os.listdir(ctx.compliance_dir) if exists else [])
@@ -357,6 +374,15 @@ def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None,
             _check_test01_accuracy(ctx, test_dir, rule)
         if test == "TEST06":
             _check_test06(ctx, test_dir, rule)
+        if test in ("TEST07", "TEST08", "TEST09"):
+            from checker.audit import compliance_v6
+
+            if test == "TEST07":
+                compliance_v6.check_test07(ctx, test_dir, rule, seeds)
+            elif test == "TEST08":
+                compliance_v6.check_test08(ctx, test_dir, rule)
+            else:
+                compliance_v6.check_test09(ctx, test_dir, rule, seeds)
 
 
 def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
@@ -368,10 +394,15 @@ def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
     deterministic = True
     if test == "TEST01":
         text = _read_small_text(os.path.join(test_dir, "verify_accuracy.txt"))
-        deterministic = text is None or vt.read_verify_accuracy_test01(text).passed
+        deterministic = text is None or vt.read_verify_accuracy_test01(text, rule.pass_line).passed
     for rel_dir, fileset in rule.files.exact_dirs.items():
         directory = os.path.join(test_dir, rel_dir)
+        if fileset.only_if_not_deterministic and deterministic:
+            continue  # v6.0 J7: looked at only after a failed deterministic check
         if not os.path.isdir(directory):
+            if fileset.only_if_not_deterministic:
+                ctx.add("CP003", directory, f"{test} deterministic check failed, so {rel_dir}/ is required",
+                        expected=f"{rel_dir}/", actual="missing", official=True, test=test)
             continue  # the missing files were reported above
         try:
             names = set(os.listdir(directory))
@@ -477,7 +508,7 @@ def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
     test = "TEST01"
     verify_path = os.path.join(test_dir, "verify_accuracy.txt")
     text = _read_small_text(verify_path)
-    submitted = vt.read_verify_accuracy_test01(text) if text is not None else None
+    submitted = vt.read_verify_accuracy_test01(text, rule.pass_line) if text is not None else None
     acc_rule = rule.accuracy
     # non-deterministic fallback, as the official checker applies it
     if submitted is not None and not submitted.passed and acc_rule is not None:

@@ -585,6 +585,17 @@ class SubmittedVerdict:
 _NUM = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
 
 
+def reports_pass(text: str, how: str) -> bool:
+    """Whether a verify file reports TEST PASS, read as the official checker reads it.
+
+    ``how`` is ``substring`` ("TEST PASS" anywhere in a line) or ``exact`` (a stripped line equal
+    to "TEST PASS")."""
+    lines = text.splitlines()
+    if how == "exact":
+        return any(line.strip() == "TEST PASS" for line in lines)
+    return any("TEST PASS" in line for line in lines)
+
+
 def read_verify_performance(text: str) -> SubmittedVerdict:
     figures = {}
     for name, key in (("reference score", "reference_score"), ("test score", "test_score")):
@@ -594,9 +605,10 @@ def read_verify_performance(text: str) -> SubmittedVerdict:
     return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
 
 
-def read_verify_accuracy_test01(text: str) -> SubmittedVerdict:
+def read_verify_accuracy_test01(text: str, pass_line: str = "substring") -> SubmittedVerdict:
+    """``pass_line``: ``substring`` (v4.1-v5.1: 'TEST PASS' anywhere) or ``exact`` (v6.0 J6: a stripped line)."""
     figures = {k: int(v) for k, v in re.findall(r"^(num_[a-z_]+)\s*=\s*(\d+)", text, re.MULTILINE)}
-    return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
+    return SubmittedVerdict(reports_pass(text, pass_line), figures)
 
 
 def read_verify_test06(text: str, scenario: str, rule: LlmOutputRule) -> tuple[SubmittedVerdict, bool]:

@@ -1,4 +1,4 @@
-"""Compliance-test checks (CP): TEST01/04/05/06 folders verified by recomputing from the raw logs.
+"""Compliance-test checks (CP): TEST01/04/05/06/07/08/09 folders verified by recomputing from the raw logs.
 
 The verification itself lives in checker/audit/compliance.py (one pass per result, memoised here);
 this module turns each of its finding codes into a registered check with its own documentation, so
@@ -89,7 +89,8 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
               "a verify file that says PASS for a failing run is not evidence of compliance.",
               "verify_performance.txt TEST PASS for a run 30% faster.", "rerun the verification script on the real logs.", True),
     "CP022": ("Figures in the submitted verify file differ from those in the logs.",
-              "the reference and test scores printed in verify_performance.txt match the logs.",
+              "the reference and test scores printed in verify_performance.txt match the logs; TEST07/08/09: the "
+              "scores, counts, means and thresholds printed match the logs and the round's rules.",
               "the verify file must describe the submitted logs.", "a verify file from another run.",
               "rerun the verification on the submitted logs.", True),
     "CP023": ("TEST06: the accuracy log holds no sample.", "the TEST06 accuracy log has at least one entry.",
@@ -100,6 +101,30 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
     "CP025": ("A compliance test folder exists that the round does not require.",
               "TEST0x folders beyond the model's required tests.", "extra tests are ignored by the official checker.",
               "TEST05 in a v5.0 submission.", "remove the folder or keep it knowingly.", True),
+    "CP027": ("TEST07: the accuracy score on the compliance dataset is below the round's threshold.",
+              "the score the accuracy script printed in TEST07/verify_accuracy.txt (the round's score pattern, first "
+              "match) against the round's threshold (gpt-oss-120b: exact_match >= 60.698 over 990 GPQA samples).",
+              "rounds-v6.md 5.1 (TEST07 run_verification.py passes iff score >= threshold); the official checker "
+              "only reads 'TEST PASS', so a verify file that says PASS under a lower threshold passes there.",
+              "'exact_match': 55.0 with 'Accuracy threshold: 50' and TEST PASS.",
+              "make the SUT accurate on every sample, not only on the accuracy run's, and rerun TEST07.", True),
+    "CP028": ("TEST08: performance-run outputs are unmatched or differ from the accuracy run.",
+              "TEST08 counts: no normalised-entropy mismatch, at least one matched and no unmatched (ts_idx, "
+              "query_idx); recomputed from TEST08/accuracy/mlperf_log_accuracy.json and the result's accuracy log "
+              "when both are whole, else from the counts in verify_accuracy.txt.",
+              "rounds-v6.md 5.2 (TEST08 run_verification.py pass rule, 0.1 % NE tolerance); the official checker "
+              "only reads the 'TEST PASS' line.",
+              "num_ne_mismatch = 12 with a TEST PASS line; or outputs that change between identical queries.",
+              "make the outputs depend only on the query, never on the mode or on earlier queries; rerun TEST08.", True),
+    "CP029": ("TEST09: the mean output length is outside the round's bounds.",
+              "the mean number of output tokens (4-byte token ids) over every sample of TEST09/accuracy/"
+              "mlperf_log_accuracy.json, or the mean verify_output_len.txt reports when the log is truncated, "
+              "within the round's inclusive bounds (gpt-oss-120b [1150.38, 1406.02]; v6.1 e2e-rag-qna "
+              "[246.43, 301.19]).",
+              "rounds-v6.md 5.3 and 3.9 (TEST09 stops output truncation in performance runs); the official "
+              "checker only reads 'TEST PASS'.",
+              "outputs truncated to 900 tokens in the performance run, mean 900 < 1150.38.",
+              "generate the same outputs in performance mode as in accuracy mode; rerun TEST09.", True),
     "CP026": ("TEST01: the accuracy-mode log has one sample twice with different outputs.",
               "every qsl_idx of the accuracy log has a single output.", "non-deterministic outputs make TEST01 meaningless.",
               "qsl_idx 7 logged twice with different data.", "make the SUT deterministic per sample.", True),
@@ -113,9 +138,13 @@ def _findings(ctx, rules) -> list:
         base = ctx.submission_root
         source = ctx.log_scenario
         inferred = source is not None and source != ctx.scenario and [ctx.scenario, source] in rules.inferable
+        model = rules.models.get(ctx.mlperf_model)
+        # the round's rules name the tests a model needs (from v6.0 on the compliance folder is the
+        # result folder itself: the tree walk says where it is)
         found = verify_compliance_dir(os.path.join(base, ctx.compliance_rel), os.path.join(base, ctx.rel),
                                       ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base,
-                                      run_scenario=source if inferred else None)
+                                      run_scenario=source if inferred else None,
+                                      required_tests=tuple(model.compliance_tests) if model else None)
     return found
 
 

@@ -11,7 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 SCENARIOS = ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")
-TEST_NAMES = ("TEST01", "TEST04", "TEST05", "TEST06")
+TEST_NAMES = ("TEST01", "TEST04", "TEST05", "TEST06", "TEST07", "TEST08", "TEST09")
 
 
 from checker.models.rules import _Strict  # noqa: E402  (one strict base for every data file)
@@ -35,6 +35,9 @@ class RoundInfo(_Strict):
     test05_seeds: Seeds | None = None
     accuracy_log_rng_seed: int
     model_aliases: dict[str, str] = Field(default_factory=dict)
+    # mlcommons-loadgen releases whose built-in mlperf.conf carries these seeds (the live runner
+    # refuses another release unless told to accept the installed seeds)
+    loadgen_releases: list[str] = Field(default_factory=list)
 
 
 class RoundsFile(_Strict):
@@ -48,6 +51,7 @@ class DirFileSet(_Strict):
     required: list[str]
     optional: list[str] = Field(default_factory=list)
     required_if_not_deterministic: list[str] = Field(default_factory=list)
+    only_if_not_deterministic: bool = False  # v6.0 J7: TEST01/accuracy is checked only after a failed deterministic check
 
 
 class FileRules(_Strict):
@@ -100,18 +104,48 @@ class LlmOutputRule(_Strict):
     default_dtype_bytes: Literal[4, 8] = 8
 
 
+class ScoreRule(_Strict):
+    """TEST07: the accuracy score of the compliance-dataset run against a threshold."""
+
+    metric: str
+    pattern: str  # re.search, first match, in verify_accuracy.txt (the accuracy script's output)
+    threshold: float  # PASS iff score >= threshold
+    samples: int = Field(gt=0)  # size of the compliance dataset: every sample is logged and scored
+
+
+class NeMatchRule(_Strict):
+    """TEST08: per-sample normalised entropy of matched (ts_idx, query_idx) pairs."""
+
+    tolerance_pct: float = Field(gt=0)  # relative NE difference allowed, in percent
+    clip: float = Field(gt=0, lt=0.5)  # predictions and labels clipped to [clip, 1 - clip]
+
+
+class LengthBounds(_Strict):
+    """TEST09: inclusive bounds of the mean output length in tokens."""
+
+    min: float = Field(ge=0)
+    max: float = Field(gt=0)
+
+
 class TestRound(_Strict):
     models: list[str]
     files: FileRules
     verify_file: str
+    pass_line: Literal["substring", "exact"] = "substring"  # how the checker reads TEST PASS in verify_file
     performance: PerformanceRule | None = None
     audit_settings: dict[str, int | bool | float | str] = Field(default_factory=dict)
+    audit_settings_from_config: bool = False  # the test run must also show its audit.config settings
+    run_settings: dict[str, str] = Field(default_factory=dict)  # LoadGen settings of this round beyond audit.config
     accuracy: AccuracyRule | None = None
     llm_output: LlmOutputRule | None = None
+    score: dict[str, ScoreRule] = Field(default_factory=dict)  # TEST07, per model
+    ne_match: NeMatchRule | None = None  # TEST08
+    output_length: dict[str, LengthBounds] = Field(default_factory=dict)  # TEST09, per model
+    token_bytes: Literal[4, 8] = 4  # TEST09: bytes per token id in the accuracy log
 
 
 class TestSpec(_Strict):
-    test: Literal["TEST01", "TEST04", "TEST05", "TEST06"]
+    test: Literal["TEST01", "TEST04", "TEST05", "TEST06", "TEST07", "TEST08", "TEST09"]
     name: str
     summary: str
     rounds: dict[str, TestRound]

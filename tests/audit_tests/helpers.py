@@ -8,8 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import REAL
+
 REPO = Path(__file__).resolve().parents[2]
-SHARED = REPO.parent / "shared" / "real_submissions"
+SHARED = Path(REAL)  # honours MLPC_SHARED, like real_tree()
 
 needs_loadgen = pytest.mark.skipif(
     importlib.util.find_spec("mlperf_loadgen") is None,
