@@ -8,6 +8,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from checker.diagnostics import MlpcError
 
@@ -38,7 +39,7 @@ class ProfileName(str, Enum):
 
 
 def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
 
 
@@ -137,6 +138,7 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
                 markdown: bool = typer.Option(False, "--markdown", help="Print the Markdown table used in README.md.")) -> None:
     """List every check: code, name, category, scope and severity per round."""
     from rich.table import Table
+    from rich.text import Text
 
     from checker.loaders.rules import available_rounds, load_rules
     from checker.registry import ALL_CHECKS, TOOL_CODES
@@ -156,7 +158,7 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
         table.add_column(col, overflow="fold")
     for c in ALL_CHECKS:
         sev = [all_rules[r].severities.get(c.code, "error") for r in rounds]
-        table.add_row(c.code, c.name, c.category, c.scope, *sev, c.summary + (" [stricter]" if c.stricter else ""))
+        table.add_row(c.code, c.name, c.category, c.scope, *sev, Text(c.summary + (" [stricter]" if c.stricter else "")))
     for code, (name, summary) in TOOL_CODES.items():
         table.add_row(code, name, "tool", "-", *[all_rules[r].severities.get(code, "error") for r in rounds], summary)
     Console(width=200).print(table)

@@ -363,7 +363,7 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
                                round(time.monotonic() - started, 3))
         shutil.rmtree(os.path.join(tmp, "work"), ignore_errors=True)
         with open(os.path.join(tmp, "verdict.json"), "w", encoding="utf-8") as handle:
-            json.dump({**asdict(outcome), "out": None, "seconds": None, "plan": asdict(plan)}, handle, indent=2,
+            json.dump({**asdict(outcome), "plan": asdict(plan)}, handle, indent=2,
                       sort_keys=True, default=str)
         os.rename(tmp, out_path)
         return outcome

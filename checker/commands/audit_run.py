@@ -30,6 +30,7 @@ def run(
 ) -> None:
     """Run TEST against the SUT (reference run + test run), write the compliance folder, verify it."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
@@ -40,14 +41,15 @@ def run(
             task = progress.add_task(f"{plan.test}: starting", total=None)
             outcome = run_audit(plan, out, lambda text, i, n: progress.update(task, description=text))
     except RunnerError as exc:
-        console.print(f"[red]error:[/red] {exc}")
+        console.print(f"[red]error:[/red] {escape(str(exc))}")
         raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps({"test": outcome.test, "passed": outcome.passed, "out": outcome.out,
                                "findings": outcome.findings}, indent=2, sort_keys=True))
     else:
         word = "[green]PASS[/green]" if outcome.passed else "[red]FAIL[/red]"
-        Console().print(f"{outcome.test} {word}  ({outcome.seconds:.2f} s)  -> {outcome.out}")
+        Console().print(f"{outcome.test} {word}  ({outcome.seconds:.2f} s)  -> {escape(outcome.out)}",
+                        soft_wrap=True)
         for finding in outcome.findings:
-            Console().print(f"  {finding['code']} {finding['message']}")
+            Console().print(f"  {finding['code']} {finding['message']}", markup=False)
     raise typer.Exit(0 if outcome.passed else 1)

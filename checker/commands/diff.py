@@ -20,7 +20,9 @@ from typing import Callable, Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from checker.diagnostics import MlpcError
 
@@ -82,8 +84,13 @@ def _check(path: str, round_name: str | None, cache, jobs: int):
     return check_tree(path, rules, round_reason=reason, jobs=jobs or None, cache=cache), rules
 
 
+def _plain(*cells) -> list[Text]:
+    """Table cells shown as they are: names and paths from a tree are never markup."""
+    return [Text(str(cell)) for cell in cells]
+
+
 def _fail(message: str) -> None:
-    err.print(f"[bold red]error:[/] {message}")
+    err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
 
 
@@ -126,7 +133,7 @@ def diff(
                 handle.write(rendered)
         except OSError as exc:
             _fail(f"cannot write {output}: {exc.strerror or exc}")
-        err.print(f"diff written to {output}")
+        err.print(f"diff written to {output}", markup=False)
     else:
         sys.stdout.write(rendered)
 
@@ -161,7 +168,7 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
             prefix = os.path.relpath(report.root, checkout.top).replace(os.sep, "/")
             report.root = checkout.label
         if cache is not None and not quiet and err.is_terminal:
-            err.print(f"[dim]{ref}: {cache_line(cache)}[/]")
+            err.print(f"[dim]{escape(ref)}: {cache_line(cache)}[/]")
             cache.take()
         sides.append((report, rules))
     (before, rules_a), (after, rules_b) = sides
@@ -177,13 +184,13 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
         "results": [{"change": c.kind, "id": c.id, "paths": list(c.paths), "outcome_changed": c.outcome_changed,
                      "before": _brief(c.before), "after": _brief(c.after)} for c in changes],
     }
-    table = Table(title=f"{repo}: {ref_a} ({commit_a[:12]}) -> {ref_b} ({commit_b[:12]}), "
-                        f"{len(inner)} changed paths", header_style="bold")
+    table = Table(title=Text(f"{repo}: {ref_a} ({commit_a[:12]}) -> {ref_b} ({commit_b[:12]}), "
+                             f"{len(inner)} changed paths"), header_style="bold")
     for col in ("change", "result", "verdict before", "verdict after", "value before", "value after", "why"):
         table.add_column(col, overflow="fold")
     for c in changes:
-        table.add_row(c.kind, c.id, _verdict(c.before), _verdict(c.after), _value(c.before), _value(c.after),
-                      c.reason)
+        table.add_row(*_plain(c.kind, c.id, _verdict(c.before), _verdict(c.after), _value(c.before),
+                              _value(c.after), c.reason))
     if not changes:
         table.caption = "no result added, removed or changed"
     return data, table
@@ -201,7 +208,7 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
     for path in (path_a, path_b):
         report, _ = _check(path, round_name, cache, jobs)
         if cache is not None and not quiet and err.is_terminal:
-            err.print(f"[dim]{path}: {cache_line(cache)}[/]")
+            err.print(f"[dim]{escape(path)}: {cache_line(cache)}[/]")
             cache.take()
         reports.append(report)
     pairs = compare_rounds(*reports)
@@ -223,16 +230,16 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
                    "both": sum(1 for r in rows if r["in"] == "both")},
         "results": rows,
     }
-    table = Table(title=f"A = {path_a} ({reports[0].round})   B = {path_b} ({reports[1].round})",
+    table = Table(title=Text(f"A = {path_a} ({reports[0].round})   B = {path_b} ({reports[1].round})"),
                   header_style="bold")
     for col in ("system", "model", "scenario", "submitter", "division", "in", "A", "B", "B / A"):
         table.add_column(col, overflow="fold")
     for p, row in zip(pairs, rows):
         ratio = f"{p.ratio:.3f}" if p.ratio is not None else "-"
-        table.add_row(row["system"], row["model"], row["scenario"], row["submitter"], row["division"],
-                      {"both": "A and B", "a": "A only", "b": "B only"}[row["in"]],
-                      f"{_value(p.a)} ({_verdict(p.a)})" if p.a else "-",
-                      f"{_value(p.b)} ({_verdict(p.b)})" if p.b else "-", ratio)
+        table.add_row(*_plain(row["system"], row["model"], row["scenario"], row["submitter"], row["division"],
+                              {"both": "A and B", "a": "A only", "b": "B only"}[row["in"]],
+                              f"{_value(p.a)} ({_verdict(p.a)})" if p.a else "-",
+                              f"{_value(p.b)} ({_verdict(p.b)})" if p.b else "-", ratio))
     c = data["counts"]
     table.caption = f"{c['both']} in both, {c['only_a']} in A only, {c['only_b']} in B only"
     return data, table

@@ -69,7 +69,7 @@ def export(
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, output)
-        Console(stderr=True).print(f"schema written to {output}")
+        Console(stderr=True).print(f"schema written to {output}", markup=False)
     else:
         _out().file.write(text)
 

@@ -198,12 +198,12 @@ def check_and_watch(path: str, rules, reason: str, profile: str, jobs: int | Non
     from checker.commands.progress import with_progress
 
     def notice(message: str) -> None:
-        console.print(f"[yellow]{message}[/]")
+        console.print(message, style="yellow", markup=False)
 
     watcher = Watcher(path, notice)
     live = LiveRound(path, rules, round_reason=reason, profile=profile, jobs=jobs, cache=cache)
     if not quiet:
-        console.print(f"watching {path} for changes (Ctrl-C to stop)")
+        console.print(f"watching {path} for changes (Ctrl-C to stop)", markup=False)
     def show(report: Report, status: str) -> None:
         first, _, rest = status.partition("\n")
         emit.write(report, first + " · watching (Ctrl-C to stop)" + ("\n" + rest if rest else ""))

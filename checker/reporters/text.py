@@ -33,8 +33,8 @@ def _head(report: Report) -> list:
                           "MLPerf results (run-length limits relaxed)", style="bold magenta"))
     counts = report.counts()
     head = Table.grid(padding=(0, 2))
-    head.add_row("round", f"{report.round}  ({report.round_reason})")
-    head.add_row("root", report.root)
+    head.add_row("round", Text(f"{report.round}  ({report.round_reason})"))
+    head.add_row("root", Text(report.root))
     head.add_row("results", f"{counts['results']}: [green]{counts['valid']} valid[/], [red]{counts['invalid']} invalid[/]")
     head.add_row("findings", f"[red]{counts['errors']} errors[/], [yellow]{counts['warnings']} warnings[/], "
                  f"[cyan]{counts['infos']} info[/]")
@@ -51,8 +51,9 @@ def build(report: Report, show_info: bool = False, max_findings: int = 400):
     for col in ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W"):
         table.add_column(col, overflow="fold")
     for r in report.results:
-        table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]", r.division, r.submitter, r.system,
-                      r.model, r.scenario, _value(r), str(r.errors), str(r.warnings))
+        table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]",
+                      *(Text(str(cell)) for cell in (r.division, r.submitter, r.system, r.model, r.scenario, _value(r))),
+                      str(r.errors), str(r.warnings))
     parts.append(table)
     grouped = defaultdict(list)
     for f in report.findings:
@@ -83,7 +84,7 @@ def build(report: Report, show_info: bool = False, max_findings: int = 400):
                 detail += "\n   " + " | ".join(extra)
             lines.add_row(Text(label, style=style), Text(detail))
             shown += 1
-        parts.append(Panel(lines, title=scope or "(submission root)", title_align="left", expand=True))
+        parts.append(Panel(lines, title=Text(scope or "(submission root)"), title_align="left", expand=True))
     return Group(*parts)
 
 
