@@ -240,23 +240,33 @@ def accuracy_invalid_open(ctx, rules):
 
 @check("AC009", "dataset-not-covered", "result")
 def dataset_not_covered(ctx, rules):
-    """The accuracy run did not cover the whole dataset.
+    """The accuracy run did not cover the whole dataset (or the round's accuracy sample count).
 
-    What it checks: `qsl_reported_total_count` of the accuracy run equals the model's dataset size.
-    Why: official checker F10 (v5.1 logs it; later rounds reject it); rules require the full data set.
+    What it checks: the number of samples the accuracy run covered equals the model's accuracy sample count
+    (v6.0+: gpt-oss-120b 4395, wan-2.2-t2v-a14b 248), else its dataset size. The covered count is
+    `effective_accuracy_sample_count` of the accuracy detail log when LoadGen writes it (6.0.6+), else
+    `qsl_reported_total_count`.
+    Why: official checker F10 (v5.1 logs it; v6.0 rejects it); rules require the full data set.
     Failing example: an accuracy run over 4761 of 5000 samples.
-    How to fix: run accuracy on the whole dataset.
-    Data used: `models.*.dataset_size`, `dataset_coverage_logged`.
+    How to fix: run the accuracy mode over every sample (do not set accuracy_sample_count_override).
+    Data used: `models.*.accuracy_sample_count`, `models.*.dataset_size`, `dataset_coverage_logged`.
     """
     if not rules.dataset_coverage_logged:
         return
     model = rules.models.get(ctx.mlperf_model)
     detail = ctx.accuracy.detail
-    if model is None or model.dataset_size is None or detail is None or detail.log is None:
+    if model is None or detail is None or detail.log is None:
         return
-    found = detail.log.get("qsl_reported_total_count")
-    if found != model.dataset_size:
-        yield finding(detail.rel, "accuracy run does not cover the whole dataset", expected=model.dataset_size,
+    expected = model.accuracy_sample_count if model.accuracy_sample_count is not None else model.dataset_size
+    if expected is None:
+        return
+    key = "effective_accuracy_sample_count"
+    if detail.log.get(key) is None:
+        key = "qsl_reported_total_count"
+    found = detail.log.get(key)
+    if found != expected:
+        shown = f" ({key})" if key == "effective_accuracy_sample_count" else ""
+        yield finding(detail.rel, f"accuracy run does not cover the whole dataset{shown}", expected=expected,
                       actual=found, hint="run the accuracy mode over every sample")
 
 

@@ -368,11 +368,13 @@ def performance_files_mismatch(ctx, rules):
 
     What it checks: `performance/run_1` exists and holds `mlperf_log_summary.txt` and
     `mlperf_log_detail.txt` (+ `spl.txt` for power runs), optionally `mlperf_log_accuracy.json`,
-    `mlperf_log_trace.json`, `results.json`, and nothing else.
-    Why: official checker G0a/G0b.
+    `mlperf_log_trace.json`, `results.json`, and nothing else (v6.0+: other files are allowed, and only the
+    detail log is required).
+    Why: official checker G0a/G0b (v6.0: G0a only; a missing detail log crashes the official checker, 4-L L1).
     Failing example: `performance/run_1/` without `mlperf_log_detail.txt`, or with `run.log`.
     How to fix: copy exactly the LoadGen outputs of the performance run.
-    Data used: `required_perf_files`, `optional_perf_files`, `always_optional_files`, `power.required_run_files_extra`.
+    Data used: `required_perf_files`, `optional_perf_files`, `always_optional_files`, `power.required_run_files_extra`,
+    `extra_result_files_allowed`.
     """
     if ctx.scenario is None:
         return
@@ -383,13 +385,13 @@ def performance_files_mismatch(ctx, rules):
         return
     required = list(rules.required_perf_files) + (list(rules.power.required_run_files_extra) if ctx.power else [])
     optional = list(rules.optional_perf_files) + list(rules.always_optional_files)
-    yield from files_diff(rel, ctx.perf_listing.files, required, optional)
+    yield from files_diff(rel, ctx.perf_listing.files, required, optional, rules.extra_result_files_allowed)
 
 
-def files_diff(rel, present, required, optional):
+def files_diff(rel, present, required, optional, extras_allowed=False):
     present_set = set(present)
     missing = [f for f in required if f not in present_set]
-    extra = sorted(f for f in present_set if f not in required and f not in optional)
+    extra = [] if extras_allowed else sorted(f for f in present_set if f not in required and f not in optional)
     if missing or extra:
         parts = []
         if missing:
@@ -405,11 +407,13 @@ def accuracy_files_mismatch(ctx, rules):
     """`accuracy/` is missing `accuracy.txt` or its files are not exactly the required set.
 
     What it checks: `accuracy/` holds `accuracy.txt`, `mlperf_log_accuracy.json`,
-    `mlperf_log_detail.txt`, `mlperf_log_summary.txt` and nothing else (sub-folders aside).
-    Why: official checker F1/F2; the scenario is rejected.
+    `mlperf_log_detail.txt`, `mlperf_log_summary.txt` and nothing else (sub-folders aside; v6.0+: other
+    files are allowed and the summary is not required).
+    Why: official checker F1/F2; the scenario is rejected (v6.0: F0/F1; a missing accuracy detail log crashes
+    the official checker, 4-L L2).
     Failing example: `accuracy/` without `accuracy.txt`.
     How to fix: run the accuracy script and copy its output plus the LoadGen logs.
-    Data used: `required_acc_files`, `always_optional_files`.
+    Data used: `required_acc_files`, `always_optional_files`, `extra_result_files_allowed`.
     """
     if ctx.scenario is None:
         return
@@ -418,7 +422,8 @@ def accuracy_files_mismatch(ctx, rules):
         yield finding(acc.rel, "accuracy folder is missing", expected="accuracy/", actual="missing",
                       hint="copy the accuracy run there")
         return
-    yield from files_diff(acc.rel, acc.listing.files, list(rules.required_acc_files), list(rules.always_optional_files))
+    yield from files_diff(acc.rel, acc.listing.files, list(rules.required_acc_files), list(rules.always_optional_files),
+                          rules.extra_result_files_allowed)
 
 
 @check("ST021", "systems-without-results", "submitter")

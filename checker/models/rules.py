@@ -24,16 +24,24 @@ class Seeds(_Strict):
     schedule_rng_seed: int
 
 
+# Who enforces a bound: "both" (the rules and the official checker agree), "rules" (the rules' bound where the
+# official checker's is wrong: AC013, stricter than official) or "official" (the official checker's wrong bound,
+# graded only by the `official` profile: AC012).
+BoundSource = Literal["both", "rules", "official"]
+
+
 class AccuracyTarget(_Strict):
     metric: str
     target: float
     expression: str | None = None  # how the target was derived, e.g. "76.46*0.99"
+    source: BoundSource = "both"
 
 
 class AccuracyLimit(_Strict):
     metric: str
     limit: float
     expression: str | None = None
+    source: BoundSource = "both"
 
 
 class TokenLimits(_Strict):
@@ -51,11 +59,13 @@ class ModelRules(_Strict):
     performance_sample_count: int
     offline_min_samples_per_query: int | None = None
     dataset_size: int | None = None
+    accuracy_sample_count: int | None = None  # accuracy-run coverage when it differs from dataset_size (v6.0+)
     server_latency_ns: int | None = None
     token_latency: dict[str, TokenLimits] = Field(default_factory=dict)  # scenario -> limits
     requires_token_latencies: bool = False
     result_field: dict[str, str] = Field(default_factory=dict)  # scenario -> log key override
     units: dict[str, str] = Field(default_factory=dict)  # scenario -> unit override
+    result_in_seconds: list[str] = Field(default_factory=list)  # latency scenarios reported in s, not ms
     equal_issue: bool = False
     equal_issue_divisions: list[str] = Field(default_factory=lambda: ["closed", "network"])
     compliance_tests: list[str] = Field(default_factory=list)
@@ -182,6 +192,7 @@ class RoundRules(_Strict):
     optional_perf_files: list[str]
     required_acc_files: list[str]
     always_optional_files: list[str]
+    extra_result_files_allowed: bool = False  # v6.0+: performance/run_1 and accuracy/ may hold other files
     file_size_limit_bytes: int
     max_accuracy_log_bytes: int
     min_duration_ms: int
@@ -210,3 +221,6 @@ class RoundRules(_Strict):
     # v6.1: a power system's nameplate power YAML, relative to <division>/<submitter>/ (rounds-v6.md 6.2)
     nameplate_power_path: str | None = None
     severities: dict[str, SeverityName]
+    # severity overrides a named profile applies in this round (`--profile official`: the official checker's
+    # verdicts where they differ from the rules)
+    profiles: dict[str, dict[str, SeverityName]] = Field(default_factory=dict)
