@@ -19,7 +19,14 @@ from checker.loaders.detect import rules_for
 from tests.conftest import real_tree
 
 # Deliberate differences from the official verdicts (result path -> reason). Keep this minimal.
-DOCUMENTED_DIFFERENCES: dict[str, str] = {}
+_LENOVO_3DUNET = ("the TEST01 folder holds a resnet50 run (its verify_performance.txt loads "
+                  "results/SE455I_V3_TRT/resnet50/Offline logs: test score 25212.3 samples/s against the 3d-unet "
+                  "submission's 2.18794); the official checker only reads the TEST PASS line, mlpc recomputes the "
+                  "TEST01 performance check from the logs (CP006, CP021)")
+DOCUMENTED_DIFFERENCES: dict[str, str] = {
+    "closed/Lenovo/results/SE455I_V3_TRT/3d-unet-99/Offline": _LENOVO_3DUNET,
+    "closed/Lenovo/results/SE455I_V3_TRT/3d-unet-99.9/Offline": _LENOVO_3DUNET,
+}
 
 
 @pytest.fixture(scope="module")
@@ -61,9 +68,9 @@ def test_v60_verdicts_and_values_match_official(v60):
             mismatches.append((path, "verdict", row["status"], "valid" if mine.valid else "error"))
         elif official_valid and mine.official_result() != row["result"]:
             mismatches.append((path, "result", row["result"], mine.official_result()))
-    assert judged == 42
+    assert judged + len(DOCUMENTED_DIFFERENCES) == 42
     assert mismatches == []
-    assert sum(r.valid for r in report.results) == 41
+    assert sum(r.valid for r in report.results) == 41 - len(DOCUMENTED_DIFFERENCES)
 
 
 def test_v60_documented_differences_are_real(v60):
@@ -72,6 +79,7 @@ def test_v60_documented_differences_are_real(v60):
     for path, reason in DOCUMENTED_DIFFERENCES.items():
         assert reason, path
         assert got[path].valid != (expected[path]["status"] == "valid"), f"{path} no longer differs; drop it"
+        assert {code for code, _ in _errors(report, path)} == {"CP006", "CP021"}, path
 
 
 def _errors(report, path):
