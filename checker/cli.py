@@ -49,7 +49,8 @@ def check(
     path: str = typer.Argument(..., help="Submission root, division folder or submitter folder."),
     round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules to apply (v4.1, v5.0, ...). "
                                         "Detected from the logs' seeds and LoadGen version when omitted."),
-    fmt: Format = typer.Option(Format.text, "--format", "-f", help="Output format."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="Output format (default: from the --output "
+                                         "file's extension, .json .csv .md .sarif .xml, else text)."),
     output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of stdout."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     profile: ProfileName = typer.Option(ProfileName.official, "--profile",
@@ -79,10 +80,14 @@ def check(
     Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
     """
     from checker.commands.progress import with_progress
-    from checker.commands.report import ReportOutput
+    from checker.commands.report import ReportOutput, format_for
 
     if not os.path.isdir(path):
         _fail(f"{path}: not a directory")
+    try:
+        fmt = format_for(fmt.value if fmt else None, output)
+    except MlpcError as exc:
+        _fail(str(exc))
     if watch:
         _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
                          cache_dir, waivers, strict)
@@ -99,7 +104,7 @@ def check(
             cache=cache if cache is not None else False, progress=progress), quiet, err)
         if cache is not None and not quiet and err.is_terminal:
             err.print(f"[dim]{cache_line(cache)}[/]")
-        ReportOutput(fmt.value, load_rules(report.round), output, show_info=show_info, details=details or None,
+        ReportOutput(fmt, load_rules(report.round), output, show_info=show_info, details=details or None,
                      console=err)(report)
     except MlpcError as exc:
         _fail(str(exc))
@@ -121,7 +126,7 @@ def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details,
         parsed = read_waivers(waivers) if waivers else None
     except MlpcError as exc:
         _fail(str(exc))
-    show = ReportOutput(fmt.value, rules, output, show_info=show_info, details=details or None, waivers=parsed,
+    show = ReportOutput(fmt, rules, output, show_info=show_info, details=details or None, waivers=parsed,
                         console=err)
     try:
         check_and_watch(source.path, rules, reason, profile.value, jobs or None, source.cache, show, quiet, err)

@@ -52,6 +52,23 @@ def _fail(message: str) -> NoReturn:
 
 # ---------------------------------------------------------------- helpers shared with `mlpc check`
 
+# file name endings -> the formats such a file can hold (the first is chosen when --format is not given)
+OUTPUT_SUFFIXES = ((".sarif.json", ("sarif",)), (".sarif", ("sarif",)), (".json", ("json", "sarif")),
+                   (".csv", ("csv",)), (".md", ("markdown",)), (".markdown", ("markdown",)), (".xml", ("junit",)),
+                   (".txt", ("text",)), (".log", ("text",)))
+
+
+def format_for(fmt: str | None, output: str | None) -> str:
+    """The report format: ``fmt`` when given, else the one the ``output`` file's ending names, else
+    text. Raises MlpcError when a given format contradicts the ending (``--format text -o r.json``)."""
+    suffix = next((s for s in OUTPUT_SUFFIXES if output and output.lower().endswith(s[0])), None)
+    if fmt is None:
+        return suffix[1][0] if suffix else "text"
+    if suffix and fmt not in suffix[1]:
+        raise MlpcError(f"--format {fmt} does not match the output file {output} (a {suffix[0]} file holds "
+                        f"{' or '.join(suffix[1])}); change the file name or the format, or leave --format out")
+    return fmt
+
 def render_format(report, fmt: str, rules, show_info: bool = False, details: bool | None = None) -> str:
     """Render ``report`` in one of FORMATS (``rules``: the round's rules, for the CSV columns and
     the SARIF default levels; ``details``: every result in the text format even for a whole round)."""

@@ -55,3 +55,37 @@ def test_checks_table_keeps_the_stricter_mark():
     result = run("checks", "--round", "v4.1")
     assert result.exit_code == 0
     assert "[stricter]" in result.stdout
+
+
+# --------------------------------------------------------------------------- item 4: -o FILE picks the format
+
+
+def test_output_extension_picks_the_format(tmp_path):
+    import json
+
+    for name, probe in (("r.json", lambda t: json.loads(t)["findings"] is not None),
+                        ("r.csv", lambda t: t.startswith("Organization,") or t.split("\n")[0].count(",") > 10),
+                        ("r.md", lambda t: t.lstrip().startswith("#")),
+                        ("r.sarif", lambda t: json.loads(t)["version"] == "2.1.0"),
+                        ("r.xml", lambda t: t.lstrip().startswith("<?xml") or "<testsuite" in t),
+                        ("r.txt", lambda t: "mlpc check" in t and "round" in t)):
+        result = run("check", BASE_TREE, "--no-cache", "--quiet", "-o", tmp_path / name)
+        assert result.exit_code == 0, (name, result.output)
+        assert probe((tmp_path / name).read_text()), name
+
+
+def test_explicit_format_wins_when_it_fits_the_file(tmp_path):
+    import json
+
+    result = run("check", BASE_TREE, "--no-cache", "--quiet", "--format", "sarif", "-o", tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "r.json").read_text())["version"] == "2.1.0"
+    result = run("check", BASE_TREE, "--no-cache", "--quiet", "--format", "json", "-o", tmp_path / "report")
+    assert result.exit_code == 0 and json.loads((tmp_path / "report").read_text())["results"]
+
+
+def test_format_contradicting_the_file_is_refused(tmp_path):
+    result = run("check", BASE_TREE, "--no-cache", "--quiet", "--format", "text", "-o", tmp_path / "r.json")
+    assert result.exit_code == 2
+    assert "--format text does not match the output file" in " ".join(result.stderr.split())
+    assert not (tmp_path / "r.json").exists()
