@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from checker.loaders.fs import Listing
+from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
 from checker.metrics.power import SplParse
 
@@ -66,6 +67,7 @@ class SubmitterCtx:
     model_mapping: dict[str, str] | None = None
     model_mapping_rel: str | None = None
     model_mapping_error: str | None = None
+    json_duplicates: tuple[tuple[str, DuplicateKey], ...] = ()  # (file, key written twice) of every JSON read
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class SystemCtx:
     exists: bool
     data: dict[str, Any] | None = None
     error: str | None = None
+    duplicates: tuple[DuplicateKey, ...] = ()  # keys written twice (data holds the last value, as json does)
 
     @property
     def system_type(self) -> str | None:
@@ -110,6 +113,7 @@ class MeasurementCtx:
     impl_json_name: str | None = None
     impl_json: Any = None
     impl_json_error: str | None = None
+    impl_json_duplicates: tuple[DuplicateKey, ...] = ()
     conf_texts: dict[str, str] = field(default_factory=dict)  # mlperf.conf / user.conf
     power_files: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # pattern -> (rel, size)
 
@@ -146,6 +150,7 @@ class PowerCtx:
     client_json: Any = None
     server_json: Any = None
     json_errors: dict[str, str] = field(default_factory=dict)
+    json_duplicates: tuple[tuple[str, DuplicateKey], ...] = ()  # (client.json / server.json path, key)
 
 
 @dataclass(frozen=True)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from checker.checks import accuracy, bandwidth, compliance, measurements, performance, plausibility, power, structure, system
+from checker.checks import (
+    accuracy, bandwidth, compliance, duplicate_keys, measurements, performance, plausibility, power, structure, system,
+)
 
 ALL_CHECKS = (
     structure.CHECKS
+    + duplicate_keys.CHECKS
     + system.CHECKS
     + measurements.CHECKS
     + accuracy.CHECKS

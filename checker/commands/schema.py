@@ -143,7 +143,7 @@ def _check_findings(data: dict, rules, rel: str) -> list[tuple[str, str, str]]:
 
 def validate_file(path: str, rules) -> list[tuple[str, str, str, str]]:
     """Validate one file: sorted (severity, code, pointer, message). Never raises on file content."""
-    from checker.loaders.fs import parse_json_text
+    from checker.loaders.fs import parse_json_keys
 
     rel = path.replace(os.sep, "/")
     sev = lambda code: rules.severities.get(code, "error")  # noqa: E731
@@ -159,7 +159,7 @@ def validate_file(path: str, rules) -> list[tuple[str, str, str, str]]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         return [("error", "SY001", "", f"not UTF-8 text: {exc.reason} at byte {exc.start}")]
-    data, error = parse_json_text(text)
+    data, error, duplicates = parse_json_keys(text)
     if error:
         return [("error", "SY001", "", error)]
     if not isinstance(data, dict):
@@ -170,6 +170,7 @@ def validate_file(path: str, rules) -> list[tuple[str, str, str, str]]:
         return [("error", "SY001", p, f"string of {n} characters, above the {MAX_STRING_CHARS}-character limit")
                 for p, n in huge]
     findings = _schema_findings(data, rules) + _check_findings(data, rules, rel)
+    findings += [("ST024", f"{d.pointer}/{d.key}", d.describe()) for d in duplicates]  # the last value was used
     return sorted({(sev(c), c, p, m) for c, p, m in findings if sev(c) != "off"},
                   key=lambda f: (f[2], f[1], f[3]))
 

@@ -7,9 +7,10 @@ coded diagnostics.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
+
+from checker.loaders.json_keys import DuplicateKey, loads_recording
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 64
@@ -162,19 +163,16 @@ class Sandbox:
         return raw.decode("utf-8", errors="replace"), None
 
     def read_json(self, rel: str, limit: int = 4 * 1024 * 1024) -> tuple[object, str | None]:
+        value, error, _ = self.read_json_keys(rel, limit)
+        return value, error
+
+    def read_json_keys(self, rel: str, limit: int = 4 * 1024 * 1024
+                       ) -> tuple[object, str | None, tuple[DuplicateKey, ...]]:
+        """``read_json`` plus the keys written twice in the file."""
         text, error = self.read_text(rel, limit)
         if text is None:
-            return None, error
-        return parse_json_text(text)
-
-
-def _reject_duplicates(pairs: list[tuple[str, object]]) -> dict:
-    seen: dict = {}
-    for key, value in pairs:
-        if key in seen:
-            raise ValueError(f"duplicate key {key!r}")
-        seen[key] = value
-    return seen
+            return None, error, ()
+        return parse_json_keys(text)
 
 
 def _depth(value: object, limit: int) -> int:
@@ -193,13 +191,19 @@ def _depth(value: object, limit: int) -> int:
 
 
 def parse_json_text(text: str) -> tuple[object, str | None]:
-    """JSON with duplicate keys and excessive nesting rejected; never raises."""
+    """JSON with excessive nesting rejected; a key written twice keeps its last value; never raises."""
+    value, error, _ = parse_json_keys(text)
+    return value, error
+
+
+def parse_json_keys(text: str) -> tuple[object, str | None, tuple[DuplicateKey, ...]]:
+    """``parse_json_text`` plus the keys written twice (``checker.loaders.json_keys``)."""
     try:
-        value = json.loads(text, object_pairs_hook=_reject_duplicates)
+        value, duplicates = loads_recording(text)
     except RecursionError:
-        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels"
+        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     except ValueError as exc:
-        return None, f"invalid JSON: {exc}"
+        return None, f"invalid JSON: {exc}", ()
     if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels"
-    return value, None
+        return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
+    return value, None, duplicates

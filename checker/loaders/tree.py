@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+import dataclasses
 from dataclasses import dataclass, field
 
 from checker.context import (
@@ -148,9 +149,9 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
     listing = box.listing(rel)
     sizes = {name: box.size(f"{rel}/{name}") or 0 for name in listing.files}
     impl_name = _find_impl_json(listing, system, scenario_dir, rules.layout.implementation_json) if listing.exists else None
-    impl, impl_error = (None, None)
+    impl, impl_error, impl_dups = (None, None, ())
     if impl_name:
-        impl, impl_error = box.read_json(f"{rel}/{impl_name}")
+        impl, impl_error, impl_dups = box.read_json_keys(f"{rel}/{impl_name}")
     confs: dict[str, str] = {}
     for conf in ("mlperf.conf", "user.conf"):
         if conf in listing.files:
@@ -172,7 +173,7 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
                 probe = os.path.dirname(probe)
             power_files[pattern] = hit
     return MeasurementCtx(rel=rel, listing=listing, sizes=sizes, impl_json_name=impl_name, impl_json=impl,
-                          impl_json_error=impl_error, conf_texts=confs, power_files=power_files)
+                          impl_json_error=impl_error, impl_json_duplicates=impl_dups, conf_texts=confs, power_files=power_files)
 
 
 def _log_facts(path: str, size: int, limit: int) -> dict:
@@ -237,17 +238,19 @@ def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
     ranging_spl, _ = box.read_text(f"{ranging_rel}/spl.txt", limit=64 * 1024 * 1024)
     ptd, _ = box.read_text(f"{power_rel}/ptd_logs.txt", limit=64 * 1024 * 1024)
     errors: dict[str, str] = {}
-    client, err = box.read_json(f"{power_rel}/client.json", limit=32 * 1024 * 1024)
+    client, err, client_dups = box.read_json_keys(f"{power_rel}/client.json", limit=32 * 1024 * 1024)
     if err:
         errors["client.json"] = err
-    server, err = box.read_json(f"{power_rel}/server.json", limit=32 * 1024 * 1024)
+    server, err, server_dups = box.read_json_keys(f"{power_rel}/server.json", limit=32 * 1024 * 1024)
     if err:
         errors["server.json"] = err
+    dups = tuple((f"{power_rel}/client.json", d) for d in client_dups) + tuple(
+        (f"{power_rel}/server.json", d) for d in server_dups)
     return PowerCtx(rel=power_rel, power_listing=power_listing, ranging_listing=box.listing(ranging_rel),
                     run_samples=parse_spl(run_spl) if run_spl is not None else None, run_spl_error=run_spl_err,
                     ranging_samples=parse_spl(ranging_spl) if ranging_spl is not None else None,
                     ranging_detail=parse_log(box, f"{ranging_rel}/mlperf_log_detail.txt"), ptd_log=ptd,
-                    client_json=client, server_json=server, json_errors=errors)
+                    client_json=client, server_json=server, json_errors=errors, json_duplicates=dups)
 
 
 def _code_exists(box: Sandbox, sub_rel: str, system: str, model_dir: str, impl: str | None,
@@ -322,9 +325,11 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
     results_listing = box.listing(f"{sub_rel}/{results_root}")
     meas_top = layout.top_folder(layout.measurements)
     mapping, mapping_rel, mapping_err = None, None, None
+    duplicates: list = []  # (file, DuplicateKey) of every JSON file read for this submitter
     if division == "open" and box.is_file(f"{sub_rel}/model_mapping.json"):
         mapping_rel = f"{sub_rel}/model_mapping.json"
-        data, mapping_err = box.read_json(mapping_rel)
+        data, mapping_err, dups = box.read_json_keys(mapping_rel)
+        duplicates += [(mapping_rel, d) for d in dups]
         if mapping_err is None:
             if isinstance(data, dict) and all(isinstance(v, str) for v in data.values()):
                 mapping = data
@@ -340,16 +345,17 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         has_calibration=box.is_file(f"{sub_rel}/calibration.md") or box.is_file(f"{sub_rel}/documentation/calibration.md"),
         model_mapping=mapping, model_mapping_rel=mapping_rel, model_mapping_error=mapping_err,
     )
-    tree.submitters.append(sub)
+    first_result = len(tree.results)
     for system in results_listing.dirs:
         json_rel = layout.path(layout.system_json, sub_rel, system)
         exists = box.is_file(json_rel)
-        data, error = (box.read_json(json_rel) if exists else (None, None))
+        data, error, dups = (box.read_json_keys(json_rel) if exists else (None, None, ()))
+        duplicates += [(json_rel, d) for d in dups]
         if exists and error is None and not isinstance(data, dict):
             data, error = None, f"system description must be a JSON object, found {type(data).__name__}"
         sys_ctx = SystemCtx(division=division, submitter=submitter, system=system, rel=json_rel,
                             results_rel=f"{sub_rel}/{results_root}/{system}", exists=exists,
-                            data=data if isinstance(data, dict) else None, error=error)
+                            data=data if isinstance(data, dict) else None, error=error, duplicates=dups)
         tree.systems.append(sys_ctx)
         model_listing = box.listing(sys_ctx.results_rel)
         for model_dir in model_listing.dirs:
@@ -361,6 +367,11 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
                                         scenario_dirs=scen_listing.dirs, stray_files=scen_listing.files))
             for scenario_dir in scen_listing.dirs:
                 tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir))
+    for result in tree.results[first_result:]:
+        meas = result.measurements
+        duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
+        duplicates += list(result.power.json_duplicates) if result.power else []
+    tree.submitters.append(dataclasses.replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,

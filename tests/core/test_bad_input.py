@@ -58,10 +58,20 @@ def test_empty_detail_log(tree):
     assert "PF003" in _codes(_run(tree))
 
 
-@pytest.mark.parametrize("content", ["{not json", "[1, 2, 3]", "42", "null", '{"a": 1, "a": 2}', "[" * 5000 + "]" * 5000])
+@pytest.mark.parametrize("content", ["{not json", "[1, 2, 3]", "42", "null", "[" * 5000 + "]" * 5000])
 def test_system_json_not_an_object(tree, content):
     (tree / SYS).write_text(content)
     assert "SY001" in _codes(_run(tree))
+
+
+def test_system_json_key_written_twice_is_read_with_its_last_value(tree):
+    codes = _codes_of(tree, '{"a": 1, "a": 2}')
+    assert "ST024" in codes and "SY001" not in codes and "SY005" in codes
+
+
+def _codes_of(tree, content):
+    (tree / SYS).write_text(content)
+    return _codes(_run(tree))
 
 
 @pytest.mark.parametrize("field,value", [("status", True), ("status", None), ("system_type", ["edge"]),
