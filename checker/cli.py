@@ -204,6 +204,9 @@ def _mount() -> None:
     calc.app.command("private-id")(system_ids.private_id)
     app.add_typer(calc.app, name="calc", help="Recompute what the rules define: early stopping, rounding, "
                   "inferred results, Appendix B bandwidth, nameplate power, private IDs.")
+    from checker.commands import ci
+
+    app.add_typer(ci.app, name="ci")
     app.add_typer(schema.app, name="schema", help="Export or validate the system-description JSON Schema.")
     audit = typer.Typer(help="Compliance tests against a live SUT, random audit selection and plausibility.",
                         no_args_is_help=True)

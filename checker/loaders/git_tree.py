@@ -167,3 +167,24 @@ def changed_paths(path: str, ref_a: str, ref_b: str) -> tuple[str, str, list[str
     finally:
         repo.close()
     return a.hexsha, b.hexsha, sorted(p for p in out.split("\0") if p)
+
+
+def changed_since(path: str, base: str, head: str = "HEAD") -> list[str]:
+    """The files a pull request changes: the paths that differ between the merge base of ``base`` and
+    ``head`` and ``head``, as absolute paths in the work tree of the repository holding ``path``."""
+    repo, _ = open_repo(path)
+    try:
+        top = repo.working_tree_dir
+        if top is None:
+            raise MlpcError(f"{path}: a bare repository has no files to check")
+        a, b = resolve(repo, base), resolve(repo, head)
+        bases = repo.merge_base(a, b)
+        if not bases:
+            raise MlpcError(f"'{base}' and '{head}' have no common history (fetch the whole history: "
+                            "actions/checkout with fetch-depth: 0)")
+        out = repo.git.diff_tree("-r", "-z", "--no-renames", "--name-only", bases[0].hexsha, b.hexsha)
+    except _git().GitError as exc:
+        raise MlpcError(f"git diff-tree failed: {exc}") from None
+    finally:
+        repo.close()
+    return sorted(os.path.join(top, *p.split("/")) for p in out.split("\0") if p)

@@ -48,9 +48,14 @@ def _rule(code: str, name: str, summary: str, doc: str, props: dict, severities:
     return rule
 
 
-def _location(f) -> dict:
+def _location(f, uri_prefix: str = "") -> dict:
     path = f.location.path or "."
-    physical: dict = {"artifactLocation": {"uri": quote(path, safe="/._-~"), "uriBaseId": ROOT_BASE}}
+    if uri_prefix:  # relative to the repository instead of the submission root (GitHub code scanning)
+        uri = uri_prefix.strip("/") + ("" if path == "." else "/" + path)
+        artifact = {"uri": quote(uri, safe="/._-~")}
+    else:
+        artifact = {"uri": quote(path, safe="/._-~"), "uriBaseId": ROOT_BASE}
+    physical: dict = {"artifactLocation": artifact}
     if f.location.line is not None and f.location.line >= 1:
         physical["region"] = {"startLine": f.location.line}
     loc: dict = {"physicalLocation": physical}
@@ -60,9 +65,11 @@ def _location(f) -> dict:
     return loc
 
 
-def to_data(report: Report, severities: dict | None = None, all_rules: bool = True) -> dict:
+def to_data(report: Report, severities: dict | None = None, all_rules: bool = True, uri_prefix: str = "") -> dict:
     """The SARIF log as a dict. ``severities``: the round file's grades (rule default levels);
-    ``all_rules``: list every registered code (else only the codes that were reported)."""
+    ``all_rules``: list every registered code (else only the codes that were reported);
+    ``uri_prefix``: where the submission root lies in a repository (URIs then start with it and are
+    relative to the repository, as GitHub code scanning reads them)."""
     catalogue = _catalogue()
     known = {entry[0] for entry in catalogue}
     for f in report.findings:  # codes not in the registry (should not happen) still get a rule
@@ -80,7 +87,7 @@ def to_data(report: Report, severities: dict | None = None, all_rules: bool = Tr
             "ruleIndex": index[f.code],
             "level": LEVELS.get(f.severity, "warning"),
             "message": {"text": f.message},
-            "locations": [_location(f)],
+            "locations": [_location(f, uri_prefix)],
         }
         props = {k: v for k, v in (("expected", f.expected), ("actual", f.actual), ("hint", f.hint),
                                    ("resultId", f.result_id), ("pointer", f.location.pointer),
@@ -109,6 +116,6 @@ def to_data(report: Report, severities: dict | None = None, all_rules: bool = Tr
     }
 
 
-def render(report: Report, severities: dict | None = None, all_rules: bool = True) -> str:
+def render(report: Report, severities: dict | None = None, all_rules: bool = True, uri_prefix: str = "") -> str:
     """SARIF 2.1.0 as JSON text; each result, rule and location record takes one line."""
-    return jsontext.dumps(to_data(report, severities, all_rules), records=("results", "rules")) + "\n"
+    return jsontext.dumps(to_data(report, severities, all_rules, uri_prefix), records=("results", "rules")) + "\n"

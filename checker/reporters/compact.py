@@ -1,0 +1,28 @@
+"""One line per finding, as linters print them (``path:line: CODE severity name: message``), then a
+verdict line: the output of the pre-commit hook, read in a terminal or an editor's commit window.
+
+Errors and warnings that count (not waived, not info) are listed, errors first; each is followed by an
+indented line with expected / actual / how to fix when the finding has them. Pure: report in, text out.
+"""
+
+from __future__ import annotations
+
+from checker.reporters.github import active_findings, check_name
+
+
+def render(report, strict: bool = False) -> str:
+    lines = []
+    for f in active_findings(report):
+        where = str(f.location.path or ".") + (f":{f.location.line}" if f.location.line is not None else "")
+        lines.append(f"{where}: {f.code} {f.severity.value} {check_name(f.code)}: {f.message}")
+        extra = "; ".join(f"{label}: {value}" for label, value in (
+            ("expected", f.expected), ("actual", f.actual), ("how to fix", f.hint)) if value)
+        if extra:
+            lines.append(f"    {extra}")
+    counts = report.counts()
+    units = sorted({f"{r.division}/{r.submitter}" for r in report.results})
+    verdict = "ok" if report.ok(strict) else "FAILED"
+    lines.append(f"mlpc {verdict}: {counts['results']} results of {', '.join(units) or 'no submitter'} checked "
+                 f"(round {report.round}, profile {report.profile}): {counts['invalid']} invalid, "
+                 f"{counts['errors']} errors, {counts['warnings']} warnings")
+    return "\n".join(lines) + "\n"
