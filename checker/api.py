@@ -8,7 +8,8 @@
     [f.code for f in report.findings]              # every finding, with where / expected / actual / hint
 
 Nothing is printed and nothing in the tree is written. Usage problems (a path that is not a folder,
-an unknown or undetectable round, a bad waiver file, an unknown git ref) raise ``MlpcError``; bad
+a folder with nothing to check in it, an unknown or undetectable round, a bad waiver file, an unknown
+git ref) raise ``MlpcError``; bad
 input inside the tree is never an exception, it is a finding. ``mlpc check`` is built on
 :func:`check`.
 """
@@ -76,6 +77,10 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["officia
     try:
         rules, reason = rules_for(path, round)
         start = open_round(path, rules, profile, cache=store)
+        if not start.units:
+            from checker.loaders.tree import load_top, nothing_to_check
+
+            raise MlpcError(nothing_to_check(path, load_top(path, rules)[0], rules))
         if only is not None:
             from checker.live import touched_units
 

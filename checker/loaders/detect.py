@@ -50,8 +50,9 @@ def detect_round(root: str) -> tuple[str, str]:
             if any(version == v or version.startswith(v + ".") for v in rules.loadgen_versions):
                 version_votes[name] += 1
     if not logs:
-        raise MlpcError(f"cannot detect the round: no performance logs under {root}; pass --round "
-                        f"({', '.join(rounds)})")
+        raise MlpcError(f"cannot detect the round: no performance log (<division>/<submitter>/results/<system>/"
+                        f"<model>/<scenario>/performance/run_1/mlperf_log_detail.txt) under {root}; "
+                        f"if it is a submission tree, pass --round ({', '.join(rounds)})")
     seen = ", ".join(f"{v or '?'} x{n}" for v, n in versions.most_common(3))
     if seed_votes:
         name, votes = seed_votes.most_common(1)[0]

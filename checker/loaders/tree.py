@@ -291,6 +291,30 @@ def load_top(path: str, rules: RoundRules) -> tuple[Tree, list[tuple[str, str]]]
     return tree, units
 
 
+def nothing_to_check(path: str, tree: Tree, rules: RoundRules) -> str:
+    """Why ``path`` (whose walk found no submitter folder with ``results/``) holds nothing to check:
+    what was expected where, and what is there instead."""
+    divisions = "/, ".join(rules.divisions) + "/"
+    focus = tree.root.focus
+    if focus in rules.divisions:
+        where = f"division folder {path} holds no <submitter>/results/ folder"
+    elif tree.root.division_dirs:
+        where = (f"{path} has {', '.join(d + '/' for d in tree.root.division_dirs)} but no "
+                 f"<division>/<submitter>/results/ folder below it")
+    else:
+        try:
+            names = sorted(os.listdir(path))
+        except OSError:
+            names = []
+        shown = ", ".join(names[:5]) + (f", ... ({len(names)} entries)" if len(names) > 5 else "")
+        if "systems" in names:
+            where = f"{path} has systems/ but no results/ folder (a submitter folder needs both)"
+        else:
+            where = f"{path} holds no division folder ({divisions})" + (f"; found: {shown}" if names else "; it is empty")
+    return (f"nothing to check: {where}. Give a submission root (holding {divisions}), one division folder, "
+            f"or one submitter folder (<division>/<submitter>, holding systems/ and results/)")
+
+
 def load_submitter(root: str, division: str, submitter: str, rules: RoundRules) -> Tree:
     """Everything under one ``<division>/<submitter>`` folder."""
     box = Sandbox(root)

@@ -89,3 +89,40 @@ def test_format_contradicting_the_file_is_refused(tmp_path):
     assert result.exit_code == 2
     assert "--format text does not match the output file" in " ".join(result.stderr.split())
     assert not (tmp_path / "r.json").exists()
+
+
+# --------------------------------------------------------------------------- item 7: nothing to check is exit 2
+
+
+def _said(result) -> str:
+    return " ".join(result.stderr.split())
+
+
+def test_empty_folder_is_a_usage_error_with_or_without_round(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with_round = run("check", empty, "--round", "v4.1", "--no-cache")
+    assert with_round.exit_code == 2, with_round.output
+    assert f"nothing to check: {empty} holds no division folder (closed/, open/, network/); it is empty" \
+        in _said(with_round)
+    without = run("check", empty, "--no-cache")
+    assert without.exit_code == 2
+    assert "no performance log (<division>/<submitter>/results/" in _said(without)
+
+
+def test_tree_without_results_folders_is_a_usage_error(tmp_path):
+    (tmp_path / "root" / "closed" / "Acme" / "systems").mkdir(parents=True)
+    for path, said in ((tmp_path / "root", "has closed/ but no <division>/<submitter>/results/ folder"),
+                       (tmp_path / "root" / "closed", "division folder"),
+                       (tmp_path / "root" / "closed" / "Acme", "has systems/ but no results/ folder")):
+        result = run("check", path, "--round", "v4.1", "--no-cache")
+        assert result.exit_code == 2, (path, result.output)
+        assert said in _said(result), _said(result)
+
+
+def test_one_submitter_with_results_is_still_checked(tmp_path):
+    root = tmp_path / "root"
+    shutil.copytree(BASE_TREE, root, symlinks=True)
+    (root / "open").mkdir()  # an empty division beside a real one changes nothing
+    result = run("check", root, "--round", "v4.1", "--no-cache", "--quiet")
+    assert result.exit_code == 0, result.output
