@@ -24,7 +24,8 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared", "real_submissions")
+SHARED = os.path.join(os.environ.get("MLPC_SHARED", os.path.join(os.path.dirname(os.path.dirname(HERE)), "shared")),
+                      "real_submissions")
 DEFAULT_SRC = os.path.join(SHARED, "v4.1")
 
 

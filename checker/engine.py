@@ -37,7 +37,8 @@ class Profile:
 PROFILES = {
     "official": Profile(),
     "smoke": Profile("smoke", (("PF001", "info"), ("PF006", "info"), ("PF009", "info"), ("PF010", "info"),
-                               ("PF004", "info"), ("PF008", "info"), ("AC001", "info"), ("AC005", "info"))),
+                               ("PF004", "info"), ("PF008", "info"), ("AC001", "info"), ("AC005", "info"),
+                               ("AC009", "info"))),
 }
 
 

@@ -103,8 +103,13 @@ def test_readme_quick_start_is_two_commands_that_work():
         text = handle.read()
     block = text.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0].strip().splitlines()
     assert len(block) == 2
-    assert "mlpc check fixtures/example_submission --profile smoke" in block[0]
+    command = block[0].split("&&", 1)[1].split()
+    assert command[:2] == ["mlpc", "check"] and command[2] == "fixtures/example_submission_v6.0"
     assert "pytest" in block[1]
+    result = runner.invoke(app, command[1:2] + [os.path.join(REPO, command[2])] + command[3:])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("PROFILE 'smoke'") and "round     v6.0" in result.output
+    # the v4.1 example tree keeps working
     result = runner.invoke(app, ["check", os.path.join(REPO, "fixtures", "example_submission"), "--profile", "smoke"])
     assert result.exit_code == 0, result.output
-    assert result.output.startswith("PROFILE 'smoke'")
+    assert "round     v4.1" in result.output
