@@ -1,0 +1,126 @@
+"""The pre-commit hook (.pre-commit-hooks.yaml), run by the real `pre-commit` tool: `pre-commit try-repo` of
+this checkout on a temporary git repository holding a fixture tree. A commit with a bad result is refused
+with the finding; a good one passes; only the submitters holding staged files are checked.
+
+The test runs the `mlpc-system` hook (the mlpc of this environment: no install, no network) from a
+repository holding this checkout's .pre-commit-hooks.yaml (a system hook needs nothing else from the
+repository, and try-repo of the whole checkout copies its 30 MB of fixtures each time). The `mlpc` hook
+(`language: python`) runs the same command after pre-commit pip-installs this repository and its
+dependencies into a fresh virtualenv, which needs the package registry; it is checked for the same
+command here but not installed.
+
+pre-commit is a test dependency (pyproject `test` extra). Without it the test skips, except under CI
+(CI=true), where a missing tool is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.conftest import BASE_TREE, REPO
+from tests.ci.test_action import GIT_ENV, _lower_accuracy
+
+HOOKS = os.path.join(REPO, ".pre-commit-hooks.yaml")
+
+
+def _pre_commit() -> list[str]:
+    try:
+        import pre_commit  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail("pre-commit is not installed (pip install -e '.[test]'); CI must run this test")
+        pytest.skip("pre-commit not installed (pip install -e '.[test]'); pre-commit hook test skipped")
+    return [sys.executable, "-m", "pre_commit"]
+
+
+def _git(cwd: str, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=cwd, env=dict(os.environ, **GIT_ENV), check=True,
+                          capture_output=True, text=True).stdout
+
+
+@pytest.fixture
+def repo(tmp_path) -> str:
+    """A submission repository (closed/Acme and closed/Beta, both valid) with one commit."""
+    top = tmp_path / "submissions"
+    shutil.copytree(BASE_TREE, top, symlinks=True)
+    root = str(top)
+    shutil.copytree(os.path.join(root, "closed", "Acme"), os.path.join(root, "closed", "Beta"), symlinks=True)
+    system = os.path.join(root, "closed", "Beta", "systems", "edge_sys.json")
+    with open(system) as handle:
+        text = handle.read()
+    with open(system, "w") as handle:
+        handle.write(text.replace('"submitter": "Acme"', '"submitter": "Beta"'))
+    _git(root, "init", "-q", "-b", "main")
+    _git(root, "add", "-A")
+    _git(root, "commit", "-qm", "base")
+    return root
+
+
+def _hooks_repo(tmp_path) -> str:
+    """A git repository holding this checkout's .pre-commit-hooks.yaml."""
+    top = tmp_path / "hooks-repo"
+    if not top.exists():
+        top.mkdir()
+        shutil.copy(HOOKS, top / ".pre-commit-hooks.yaml")
+        _git(str(top), "init", "-q", "-b", "main")
+        _git(str(top), "add", "-A")
+        _git(str(top), "commit", "-qm", "hooks")
+    return str(top)
+
+
+def _try_repo(root: str, tmp_path, hook: str = "mlpc-system") -> subprocess.CompletedProcess:
+    """`pre-commit try-repo` of the hooks on the staged files of ``root``."""
+    env = dict(os.environ, **GIT_ENV, PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), PYTHONPATH=REPO,
+               MLPC_CACHE_DIR=str(tmp_path / "mlpc-cache"),
+               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    env.pop("PRE_COMMIT", None)
+    return subprocess.run([*_pre_commit(), "try-repo", _hooks_repo(tmp_path), hook, "--verbose"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=600)
+
+
+def test_hooks_run_the_pre_commit_command():
+    with open(HOOKS) as handle:
+        hooks = {h["id"]: h for h in yaml.safe_load(handle)}
+    assert set(hooks) == {"mlpc", "mlpc-system"}
+    for hook in hooks.values():
+        assert hook["entry"] == "mlpc ci pre-commit" and hook["pass_filenames"] is True
+    assert hooks["mlpc"]["language"] == "python" and hooks["mlpc-system"]["language"] == "system"
+
+
+def test_bad_result_is_refused_with_the_finding(repo, tmp_path):
+    _lower_accuracy(repo, "Acme")
+    _git(repo, "add", "-A")
+    run = _try_repo(repo, tmp_path)
+    out = run.stdout + run.stderr
+    assert run.returncode == 1, out
+    assert "Failed" in out
+    assert "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt:1: AC001 error accuracy-below-target" \
+        in out
+    assert "mlpc FAILED: 2 results of closed/Acme checked" in out
+
+
+def test_good_change_passes_and_only_staged_submitters_are_checked(repo, tmp_path):
+    _lower_accuracy(repo, "Beta")  # Beta is already broken on the branch
+    _git(repo, "commit", "-qam", "Beta as it was")
+    with open(os.path.join(repo, "closed", "Acme", "code", "gptj-99", "README.md"), "a") as handle:
+        handle.write("\nmore notes\n")
+    _git(repo, "add", "-A")
+    run = _try_repo(repo, tmp_path)
+    out = run.stdout + run.stderr
+    assert run.returncode == 0, out
+    assert "Passed" in out and "mlpc ok: 2 results of closed/Acme checked" in out and "Beta" not in out
+    # a commit touching Beta is refused with Beta's finding
+    _git(repo, "commit", "-qm", "Acme notes")
+    with open(os.path.join(repo, "closed", "Beta", "code", "gptj-99", "README.md"), "a") as handle:
+        handle.write("\nmore notes\n")
+    _git(repo, "add", "-A")
+    refused = _try_repo(repo, tmp_path)
+    assert refused.returncode == 1, refused.stdout + refused.stderr
+    assert "closed/Beta/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt:1: AC001" in refused.stdout
+    assert "mlpc FAILED: 2 results of closed/Beta checked" in refused.stdout
