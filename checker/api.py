@@ -33,13 +33,15 @@ Progress = Callable[[int, int, tuple[str, str]], None]
 __all__ = ["check", "MlpcError", "Report"]
 
 
-def check(path: PathLike, *, round: str | None = None, profile: Literal["official", "smoke"] = "official",
+def check(path: PathLike, *, round: str | None = None, profile: Literal["default", "official", "smoke"] = "default",
           waivers: Waivers = None, only: Iterable[PathLike] | None = None, git_ref: str | None = None,
           jobs: int | None = 1, cache: CacheOption = True, progress: Progress | None = None) -> Report:
     """Check the submission tree at ``path`` (a submission root, a division or a submitter folder).
 
     - ``round``: the rules to apply (``"v5.1"``); detected from the logs when None.
-    - ``profile``: ``"smoke"`` relaxes run-length limits for short test runs (not compliant).
+    - ``profile``: ``"default"`` grades by the rules; ``"official"`` reproduces the round's official
+      checker where it knowingly differs from the rules (v6.0); ``"smoke"`` relaxes run-length limits for
+      short test runs (not compliant).
     - ``waivers``: a waiver file (YAML or JSON) or a list of ``{"code", "path", "reason"}`` dicts;
       matching findings are marked waived and no longer count.
     - ``only``: check only the ``<division>/<submitter>`` folders holding one of these paths (files

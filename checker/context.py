@@ -39,6 +39,7 @@ class DivisionCtx:
     division: str
     rel: str
     files: tuple[str, ...]
+    submitters_without_results: tuple[str, ...] = ()  # submitter folders with no results folder
 
 
 @dataclass(frozen=True)
@@ -176,6 +177,7 @@ class ResultCtx:
     power: PowerCtx | None = None
     round_name: str = ""
     submission_root: str = ""  # absolute path of the submission root (for verifiers that read files)
+    leftover_dirs: tuple[str, ...] = ()  # folders of an older layout inside the result folder (layout.leftover_result_dirs)
 
     @property
     def result_id(self) -> str:

@@ -74,7 +74,7 @@ def touched_units(root: str, units: Iterable[Unit], ignored_dirs: Iterable[str],
 class LiveRound:
     """One tree, checked once in full and then again where it changed."""
 
-    def __init__(self, path: str, rules: RoundRules, round_reason: str = "", profile: str = "official",
+    def __init__(self, path: str, rules: RoundRules, round_reason: str = "", profile: str = "default",
                  jobs: int | None = 1, cache=None, checks: tuple[Check, ...] = ALL_CHECKS):
         self.path = path
         self.rules = rules

@@ -132,6 +132,9 @@ def findings_in_scope(ids, findings) -> dict[str, list]:
     return mine
 
 
+COMPLIANT_PROFILES = ("default", "official")
+
+
 @dataclass
 class Report:
     root: str
@@ -144,6 +147,12 @@ class Report:
     elapsed_s: float = 0.0
     tool_version: str = ""  # checker.loaders.fingerprint: which mlpc, and which source and data files, made it
     fingerprint: str = ""
+
+    @property
+    def compliant_profile(self) -> bool:
+        """Results were checked by the rules (default) or by the official checker's verdicts (official);
+        a smoke check is not a compliance check."""
+        return self.profile in COMPLIANT_PROFILES
 
     def counts(self) -> dict[str, int]:
         sev = {s: 0 for s in ("error", "warning", "info")}

@@ -121,3 +121,20 @@ def test_v60_units_and_seconds(v60):
     assert units[("dlrm-v3", "Server")] == "Queries/s"
     assert units[("gpt-oss-120b", "Interactive")] == "Tokens/s"
     assert units[("llama3.1-8b", "Server")] == "Tokens/s"
+
+
+def test_v60_official_profile_reproduces_every_official_verdict():
+    root = real_tree("v6.0")
+    expected_path = os.path.join(os.path.dirname(root), "v6.0-expected", "verdicts.csv")
+    if not os.path.isfile(expected_path):
+        pytest.skip(f"official v6.0 verdicts not found at {expected_path}")
+    with open(expected_path, newline="") as handle:
+        expected = {row["path"]: row for row in csv.DictReader(handle)}
+    rules, reason = rules_for(root)
+    report = check_tree(root, rules, reason, profile="official")
+    assert report.profile == "official" and report.compliant_profile
+    got = {r.id: r for r in report.results}
+    judged = {p: row for p, row in expected.items() if row["status"] != "crashed"}
+    assert {p: got[p].valid for p in judged} == {p: row["status"] == "valid" for p, row in judged.items()}
+    assert all(got[p].official_result() == row["result"] for p, row in judged.items() if row["status"] == "valid")
+    assert not any(got[p].valid for p, row in expected.items() if row["status"] == "crashed")

@@ -66,3 +66,15 @@ def finding(path: str, message: str, expected=None, actual=None, hint=None, line
         actual=None if actual is None else str(actual), hint=hint,
         data=tuple(sorted(data.items())),
     )
+
+
+def strict_log_problems(rel, log):
+    """Lines LoadGen never writes (v6.0+: the official parser stops at them, rounds-v6.md 4-L L8, L10)."""
+    if log.undecodable:
+        yield finding(rel, "the log holds bytes that are not UTF-8", expected="UTF-8 text as LoadGen writes it",
+                      actual="undecodable bytes", hint="copy the log exactly as LoadGen wrote it")
+    if log.foreign_lines:
+        first = log.foreign_lines[0]
+        yield finding(rel, f"{len(log.foreign_lines)} line(s) are not LoadGen log lines (first: line {first})",
+                      line=first, expected="every line starts with :::MLLOG", actual=f"line {first}",
+                      hint="copy the log exactly as LoadGen wrote it")

@@ -9,7 +9,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from checker.checks.base import check, finding
+from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.structure import allowed_scenarios
 from checker.loaders.tree_writer import compare_folders, scenario_dirs
 from checker.metrics.early_stopping import (
@@ -86,11 +86,13 @@ def loadgen_errors(ctx, rules):
 def performance_log_unreadable(ctx, rules):
     """The performance detail log is missing, unreadable or has malformed lines.
 
-    What it checks: `performance/run_1/mlperf_log_detail.txt` exists and every `:::MLLOG` line is JSON.
-    Why: official checker G0c (any parse exception invalidates the scenario).
+    What it checks: `performance/run_1/mlperf_log_detail.txt` exists and every `:::MLLOG` line is JSON;
+    in rounds with `detail_log_strict` (v6.0) also that it is UTF-8 and holds no line without the marker.
+    Why: official checker G0c (any parse exception invalidates the scenario); the v6.0 parser aborts the whole
+    run on a first line without the marker, a marker line that is not JSON, or non-UTF-8 bytes (4-L L8-L10).
     Failing example: a log cut in the middle of a line, or a binary file.
     How to fix: copy the complete log written by LoadGen.
-    Data used: none.
+    Data used: `detail_log_strict`.
     """
     if ctx.scenario is None or not ctx.perf_listing.exists:
         return
@@ -102,6 +104,9 @@ def performance_log_unreadable(ctx, rules):
     for problem in ctx.perf.log.problems[:5]:
         yield finding(ctx.perf.rel, problem.message, line=problem.line or None, expected="valid :::MLLOG JSON",
                       actual="malformed", hint="copy the log exactly as LoadGen wrote it")
+    if rules.detail_log_strict:
+        yield from strict_log_problems(ctx.perf.rel, ctx.perf.log)
+
 
 
 @check("PF004", "performance-sample-count-low", "result")
@@ -281,7 +286,7 @@ def equal_issue_not_used(ctx, rules):
     value = log.get("effective_sample_concatenate_permutation")
     if value is True:
         return
-    if _conf_equal_issue(ctx, rules):
+    if value is None and _conf_equal_issue(ctx, rules):
         return
     yield finding(_rel(ctx), "equal-issue mode (sample_concatenate_permutation) not used", expected="true",
                   actual=repr(value), hint="keep sample_concatenate_permutation = 1")
@@ -310,24 +315,61 @@ def token_latency_limit_exceeded(ctx, rules):
     """An LLM run's p99 TTFT or TPOT is not below the round's limit.
 
     What it checks: `result_first_token_99.00_percentile_latency_ns` < TTFT limit and
-    `result_time_per_output_token_99.00_percentile_ns` < TPOT limit (strict), for non-Offline runs.
+    `result_time_per_output_token_99.00_percentile_ns` < TPOT limit (strict), for non-Offline runs. The
+    limits are those of the folder's scenario, or (rounds with `token_limits_by_log_scenario`, v6.0) those
+    the official checker picks by the log's scenario: Server for an Interactive folder (PF021 then checks the
+    Interactive limits).
     Why: official checker G3; rules LLM latency table.
     Failing example: llama2-70b Server with TPOT p99 of 210 ms (limit 200 ms).
     How to fix: lower the load (target_qps) and rerun.
-    Data used: `models.*.token_latency`.
+    Data used: `models.*.token_latency`, `token_limits_by_log_scenario`.
     """
+    scenario = _official_token_scenario(ctx, rules)
+    yield from _token_limits(ctx, rules, scenario)
+
+
+def _official_token_scenario(ctx, rules) -> str | None:
+    log = _log(ctx)
+    if rules.token_limits_by_log_scenario and log is not None and log.scenario:
+        return log.scenario
+    return ctx.scenario
+
+
+def _token_limits(ctx, rules, scenario):
     log, model = _log(ctx), _model(ctx, rules)
     if log is None or model is None or not model.requires_token_latencies or ctx.scenario == "Offline":
         return
-    limits = model.token_latency.get(ctx.scenario)
+    limits = model.token_latency.get(scenario)
     if limits is None:
         return
     ttft = _num(log.get("result_first_token_99.00_percentile_latency_ns"))
     tpot = _num(log.get("result_time_per_output_token_99.00_percentile_ns"))
     if ttft is None or tpot is None or not (ttft < limits.ttft_ns and tpot < limits.tpot_ns):
-        yield finding(_rel(ctx), "TTFT/TPOT p99 not below the limits",
+        shown = f" of {scenario}" if scenario != ctx.scenario else ""
+        yield finding(_rel(ctx), f"TTFT/TPOT p99 not below the limits{shown}",
                       expected=f"TTFT < {limits.ttft_ns} ns, TPOT < {limits.tpot_ns} ns",
                       actual=f"TTFT {ttft}, TPOT {tpot}", hint="lower the offered load")
+
+
+@check("PF021", "interactive-token-latency-exceeded", "result", stricter=True)
+def interactive_token_latency_exceeded(ctx, rules):
+    """An Interactive result's p99 TTFT or TPOT is not below the Interactive limits (stricter than official).
+
+    What it checks: for rounds whose official checker picks the TTFT/TPOT limits by the log's scenario
+    (`token_limits_by_log_scenario`, v6.0), an Interactive folder (a LoadGen Server run) is also held to the
+    Interactive limits of its model: `result_first_token_99.00_percentile_latency_ns` < TTFT limit and
+    `result_time_per_output_token_99.00_percentile_ns` < TPOT limit.
+    Why: rules LLM latency table (Interactive category); rounds-v6.md 3.5 and 4-L defect 3: the official v6.0
+    checker checks Interactive results against the Server limits, so an Interactive folder holding a copy of
+    the Server run passes. `--profile official` turns this check off.
+    Failing example: llama2-70b-99 Interactive with TTFT p99 of 1 s (Interactive limit 450 ms, Server 2 s).
+    How to fix: run the Interactive scenario at a load that meets its limits.
+    Data used: `models.*.token_latency`, `token_limits_by_log_scenario`.
+    """
+    official = _official_token_scenario(ctx, rules)
+    if official == ctx.scenario:
+        return  # PF013 already applies the folder's limits
+    yield from _token_limits(ctx, rules, ctx.scenario)
 
 
 @check("PF014", "network-sut-name", "result")
@@ -767,5 +809,5 @@ CHECKS = (
     early_stopping_not_met, target_latency_too_high, offline_samples_per_query_low, min_duration_too_short,
     min_query_count_not_met, equal_issue_not_used, token_latencies_not_enabled, token_latency_limit_exceeded,
     network_sut_name, scenario_mismatch, inferred_on_non_edge, result_value_missing, performance_test_mode,
-    early_stopping_mismatch, inferred_result_unsupported,
+    early_stopping_mismatch, inferred_result_unsupported, interactive_token_latency_exceeded,
 )

@@ -464,10 +464,50 @@ def calibration_missing(ctx, rules):
                       actual="missing", hint="describe calibration and quantization in calibration.md")
 
 
+@check("ST026", "leftover-layout-folder", "result")
+def leftover_layout_folder(ctx, rules):
+    """A result folder holds a folder of an older round's layout.
+
+    What it checks: in rounds that fold measurements and compliance into the scenario folder (v6.0+), no
+    `measurements/` or `compliance/` folder sits inside `results/<system>/<model>/<scenario>/`.
+    Why: rounds-v6.md 2.1: the v6.0 layout reads `measurements.json`, `user.conf`, `README.md` and `TEST0x/`
+    from the scenario folder itself; a v5.1-style copy inside it is never read, so what it holds was not
+    checked and may contradict what was (real: Dell's v6.0 llama3.1-8b results carry `measurements/` and
+    `compliance/TEST01/` next to `TEST06/`). The official checker ignores it; reported, not fatal.
+    Failing example: `results/sys/resnet50/Offline/compliance/TEST01/`.
+    How to fix: move the files to their v6.0 place (the scenario folder) and delete the old folder.
+    Data used: `layout.leftover_result_dirs`.
+    """
+    for name in ctx.leftover_dirs:
+        yield finding(f"{ctx.rel}/{name}", f"{name}/ of an older layout inside the result folder; not read",
+                      expected=f"no {name}/ here ({rules.round} reads the scenario folder itself)", actual=f"{name}/",
+                      hint="move its files to the scenario folder and delete it")
+
+
+@check("ST027", "submitter-without-results", "division")
+def submitter_without_results(ctx, rules):
+    """A submitter folder has no results folder.
+
+    What it checks: every folder in a division folder has `results/`.
+    Why: a submitter folder without results holds nothing that can be checked or published. The v6.0
+    official checker crashes on it (rounds-v6.md 4-L L4, `FileNotFoundError`), the v5.1 one skips it
+    silently; mlpc reports it and checks the other submitters.
+    Failing example: `closed/Acme/` holding only `systems/` and `src/`.
+    How to fix: add the results or remove the folder.
+    Data used: `layout.result`.
+    """
+    results_root = rules.layout.result.split("/{system}", 1)[0]
+    for name in ctx.submitters_without_results:
+        yield finding(f"{ctx.rel}/{name}", f"submitter folder without {results_root}/",
+                      expected=f"{ctx.rel}/{name}/{results_root}/", actual="missing",
+                      hint="add the results or remove the folder")
+
+
 CHECKS = (
     unknown_division_folder, files_in_root, published_root_file, files_in_division, broken_symlink, symlink_leaves_tree,
     file_too_large, hidden_name, space_in_name, pycache_folder, empty_folder, unreadable_path,
     model_mapping_invalid, system_description_missing, model_not_in_round, model_not_for_system_type,
     scenario_not_allowed, required_scenario_missing, required_scenario_missing_open,
     performance_files_mismatch, accuracy_files_mismatch, systems_without_results, calibration_missing,
+    leftover_layout_folder, submitter_without_results,
 )

@@ -37,6 +37,7 @@ MAX_WAIVER_BYTES = 1024 * 1024
 
 
 class ProfileName(str, Enum):
+    default = "default"
     official = "official"
     smoke = "smoke"
 
@@ -299,8 +300,9 @@ def report(
                                       "exactly (official columns, valid results only)."),
     private_ids: bool = typer.Option(False, "--private-ids", help="Fill the PrivateID column (v6.1): a stable "
                                      "anonymous ID per system folder; nothing is written into the tree."),
-    profile: ProfileName = typer.Option(ProfileName.official, "--profile",
-                                        help="'smoke' relaxes run-length limits for short test runs (not compliant)."),
+    profile: ProfileName = typer.Option(ProfileName.default, "--profile",
+                                        help="'official' reproduces the round's official checker where it knowingly differs from the rules "
+                                        "(see mlpc explain); 'smoke' relaxes run-length limits for short test runs (not compliant)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
     use_cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse earlier checks of unchanged files "
                                    "(keyed by content; shared with mlpc check)."),

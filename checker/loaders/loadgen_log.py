@@ -52,6 +52,8 @@ class DetailLog:
     duplicates: list[str] = field(default_factory=list)
     problems: list[LogProblem] = field(default_factory=list)
     lines_total: int = 0
+    foreign_lines: list[int] = field(default_factory=list)  # numbers of non-blank lines without the marker
+    undecodable: bool = False  # the file held bytes that are not UTF-8 (read with replacement characters)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def get(self, key: str, default: Any = None) -> Any:
@@ -165,8 +167,13 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
             if stripped.startswith(MARKER):
                 markers += 1
                 _slow_line(log, stripped[len(MARKER):].strip(), number)
+            else:
+                log.foreign_lines.append(number)
+        elif not text[pos:end].isspace() and end > pos:
+            log.foreign_lines.append(number)
         pos = end + 1
     log.lines_total = number
+    log.undecodable = find("\ufffd") >= 0
     if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log

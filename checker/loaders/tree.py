@@ -281,13 +281,18 @@ def load_top(path: str, rules: RoundRules) -> tuple[Tree, list[tuple[str, str]]]
         if focus and not (focus == division or focus.startswith(division + "/")):
             continue
         div_listing = box.listing(division)
-        tree.divisions.append(DivisionCtx(division=division, rel=division, files=div_listing.files))
+        results_root = rules.layout.result.split("/{system}", 1)[0]
+        without_results: list[str] = []
         for submitter in div_listing.dirs:
             sub_rel = f"{division}/{submitter}"
             if focus and focus != division and focus != sub_rel:
                 continue
-            if box.is_dir(f"{sub_rel}/results"):
+            if box.is_dir(f"{sub_rel}/{results_root}"):
                 units.append((division, submitter))
+            else:
+                without_results.append(submitter)
+        tree.divisions.append(DivisionCtx(division=division, rel=division, files=div_listing.files,
+                                          submitters_without_results=tuple(without_results)))
     return tree, units
 
 
@@ -414,6 +419,9 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
             stem = stem[: -len(scenario_dir) - 1]
         impl = stem[len(system) + 1:] if stem.startswith(system + "_") else None
     code_rel, code_exists = _code_exists(box, sub_rel, system, model_dir, impl, rules)
+    leftovers = ()
+    if layout.leftover_result_dirs:
+        leftovers = tuple(d for d in box.listing(rel).dirs if d in layout.leftover_result_dirs)
     compliance_rel = layout.path(layout.compliance, sub_rel, system, model_dir, scenario_dir)
     return ResultCtx(
         division=sys_ctx.division, submitter=sys_ctx.submitter, system=sys_ctx, model_dir=model_dir,
@@ -422,5 +430,5 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         perf=parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt"),
         accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
         code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
-        power=power, round_name=rules.round, submission_root=box.root,
+        power=power, round_name=rules.round, submission_root=box.root, leftover_dirs=leftovers,
     )

@@ -192,6 +192,7 @@ class RoundRules(_Strict):
     optional_perf_files: list[str]
     required_acc_files: list[str]
     always_optional_files: list[str]
+    detail_log_strict: bool = False  # v6.0+: a detail log line without the marker or non-UTF-8 bytes is an error
     extra_result_files_allowed: bool = False  # v6.0+: performance/run_1 and accuracy/ may hold other files
     file_size_limit_bytes: int
     max_accuracy_log_bytes: int
@@ -200,6 +201,9 @@ class RoundRules(_Strict):
     scenarios: list[str]
     early_stopping_scenarios: list[str]
     inferable: list[list[str]]  # [directory scenario, log scenario] pairs an edge system may infer
+    # v6.0: the official checker picks the TTFT/TPOT limits by the log's scenario (Server for an Interactive
+    # folder); PF021 then holds Interactive folders to their own limits
+    token_limits_by_log_scenario: bool = False
     log_scenario_sources: dict[str, str] = Field(default_factory=dict)  # dir scenario -> log scenario it must come from (v5.1 Interactive <- Server)
     open_accuracy_needs_metric: bool = False  # v5.1+: open accuracy is forced valid only if a metric was found
     model_aliases: dict[str, str]

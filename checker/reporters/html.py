@@ -414,7 +414,7 @@ def render(report: Report) -> str:
     warn = ""
     checker = (f" &middot; checked by mlpc {esc(report.tool_version)}, fingerprint "
                f"<code>{esc(report.fingerprint[:16])}</code>" if report.fingerprint else "")
-    if report.profile != "official":
+    if not report.compliant_profile:
         warn = (f'<div class="warnbar">Profile \'{esc(report.profile)}\': results checked this way are NOT '
                 "compliant MLPerf results.</div>")
     waived = sum(1 for f in report.findings if f.waived)

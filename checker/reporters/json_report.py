@@ -15,7 +15,7 @@ def to_data(report: Report) -> dict:
         "round": report.round,
         "round_reason": report.round_reason,
         "profile": report.profile,
-        "compliant_profile": report.profile == "official",
+        "compliant_profile": report.compliant_profile,
         "counts": report.counts(),
         "results": [r.to_dict() for r in report.results],
         "findings": [f.to_dict() for f in report.findings],

@@ -166,7 +166,7 @@ def render_pack(report: Report, division: str, submitter: str, level: int = 1, s
     lines = [f"{h} Review pack: {division} / {submitter}", ""]
     lines.append(f"Round {report.round} ({cell(report.round_reason)}), profile `{report.profile}`.{checker_text(report)} "
                  "Result IDs are the result folders, relative to the submission root.")
-    if report.profile != "official":
+    if not report.compliant_profile:
         lines += ["", f"**Profile '{report.profile}': results checked this way are NOT compliant MLPerf results.**"]
     errors = sum(1 for f in active if f.severity == Severity.ERROR)
     warnings = sum(1 for f in active if f.severity == Severity.WARNING)

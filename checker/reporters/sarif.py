@@ -110,7 +110,7 @@ def to_data(report: Report, severities: dict | None = None, all_rules: bool = Tr
             "columnKind": "unicodeCodePoints",
             "results": results,
             "properties": {"round": report.round, "profile": report.profile,
-                           "compliantProfile": report.profile == "official", "counts": report.counts(),
+                           "compliantProfile": report.compliant_profile, "counts": report.counts(),
                            "results": [{"id": r.id, "valid": r.valid} for r in report.results]},
         }],
     }

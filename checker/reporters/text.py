@@ -28,7 +28,7 @@ def _value(summary) -> str:
 
 def _head(report: Report) -> list:
     parts = []
-    if report.profile != "official":
+    if not report.compliant_profile:
         parts.append(Text(f"PROFILE '{report.profile}': results checked this way are NOT compliant "
                           "MLPerf results (run-length limits relaxed)", style="bold magenta"))
     counts = report.counts()

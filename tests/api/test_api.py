@@ -61,11 +61,11 @@ def test_signature():
     assert params[0].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and params[0].default is inspect.Parameter.empty
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
     assert {p.name: p.default for p in params[1:]} == {
-        "round": None, "profile": "official", "waivers": None, "only": None, "git_ref": None, "jobs": 1,
+        "round": None, "profile": "default", "waivers": None, "only": None, "git_ref": None, "jobs": 1,
         "cache": True, "progress": None}
     hints = typing.get_type_hints(api.check)
     assert hints["return"] is Report
-    assert typing.get_args(hints["profile"]) == ("official", "smoke")
+    assert typing.get_args(hints["profile"]) == ("default", "official", "smoke")
     for name in ("Report", "ResultSummary", "Finding", "Severity", "MlpcError", "Location"):
         assert getattr(checker, name) is not None
     with pytest.raises(AttributeError):

@@ -92,7 +92,7 @@ def test_result_checks_read_only_what_the_key_covers(path, monkeypatch):
     for result in tree.results:
         recorder.seen = []
         for item in RESULT_CHECKS:
-            _run(item, result, rules, PROFILES["official"], [])
+            _run(item, result, rules, PROFILES["default"], [])
         outside += [(result.rel, rel) for rel in recorder.seen if not covered(rel, result, depth)]
     assert outside == [], f"result checks read files the cache key does not cover: {sorted(set(outside))[:10]}"
 
@@ -117,7 +117,7 @@ def test_a_submitter_reads_only_its_folder(path, monkeypatch):
     for division, submitter in units:
         recorder.seen = []
         sub = f"{division}/{submitter}"
-        check_unit(top.root.root, division, submitter, rules, PROFILES["official"])
+        check_unit(top.root.root, division, submitter, rules, PROFILES["default"])
         seen, recorder.seen = recorder.seen, []
         # the key follows links inside the tree: what a link points to is covered too
         real_root = os.path.realpath(top.root.root)

@@ -237,6 +237,6 @@ def test_engine_stamps_severity_and_result_id_and_pl001_invalidates():
     from checker.engine import PROFILES
     out: list = []
     rows = ctx(summary(value=resnet_rate(1.5)))
-    _run(by_code()["PL001"], rows, RULES, PROFILES["official"], out, scope_of=lambda f: f.result_id or "")
+    _run(by_code()["PL001"], rows, RULES, PROFILES["default"], out, scope_of=lambda f: f.result_id or "")
     [f] = out
     assert (f.code, f.severity.value, f.result_id) == ("PL001", "error", rows.results[0].id)
