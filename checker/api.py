@@ -55,6 +55,9 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
       name; False: off).
     - ``progress``: called with ``(done, total, (division, submitter))`` after each submitter.
 
+    A folder written by ``mlpc audit run`` (it holds ``verdict.json`` and ``compliance/``) is judged
+    as that compliance-test run: one result, the run's findings, the same verdict as the run.
+
     Returns the :class:`~checker.report.Report`: ``results`` (one ``ResultSummary`` per result),
     ``findings`` (``Finding``), ``counts()``, ``ok()``. Raises ``MlpcError`` for usage problems.
     """
@@ -64,6 +67,11 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
     path = os.fspath(path)
     if not os.path.isdir(path):
         raise MlpcError(f"{path}: not a directory")
+    from checker.audit.run_folder import check_run_folder, read_record
+
+    record = read_record(path) if git_ref is None else None
+    if record is not None:  # a folder written by `mlpc audit run`: the run's own verdict
+        return check_run_folder(path, record)
     if profile not in PROFILES:
         raise MlpcError(f"unknown profile '{profile}' (choose from {', '.join(PROFILES)})")
     if only is not None and git_ref is not None:

@@ -97,7 +97,6 @@ def check(
     from checker import api
     from checker.cache import open_cache
     from checker.commands.diff import cache_line
-    from checker.loaders.rules import load_rules
 
     try:
         cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
@@ -106,7 +105,9 @@ def check(
             cache=cache if cache is not None else False, progress=progress), quiet, err)
         if cache is not None and not quiet and err.is_terminal:
             err.print(f"[dim]{cache_line(cache)}[/]")
-        ReportOutput(fmt, load_rules(report.round), output, show_info=show_info, details=details or None,
+        from checker.audit.run_folder import render_rules
+
+        ReportOutput(fmt, render_rules(report.round), output, show_info=show_info, details=details or None,
                      console=err)(report)
     except MlpcError as exc:
         _fail(str(exc))

@@ -30,7 +30,7 @@ def expected_run_settings(test: str, rule: TestRound, loadgen_model: str, scenar
     """The ``effective_*`` values a test run's detail log shows when audit.config (and the round's
     extra run settings) were applied."""
     settings = resolve_audit_settings(read_audit_config(test), loadgen_model, scenario)
-    settings.update(rule.run_settings)
+    settings.update(rule.round_settings(loadgen_model))
     out: dict[str, object] = {}
     for key, value in settings.items():
         if key == "mode":

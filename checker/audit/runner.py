@@ -1,4 +1,4 @@
-"""Run a compliance test (TEST01/04/05/06) against a SUT through the real LoadGen.
+"""Run a compliance test (TEST01/04/05/06/07/08/09) against a SUT through the real LoadGen.
 
 A SUT is any object following :class:`Sut` (no LoadGen import needed):
 
@@ -14,8 +14,17 @@ leaves no output. Layout of ``out``::
 
     compliance/TEST0x/...            the official compliance layout (verify_*.txt, logs)
     results/performance/run_1/       the reference (submission-like) performance run
-    results/accuracy/                the accuracy-mode run (TEST01 only)
-    verdict.json                     the recomputed verdict and its findings
+    results/accuracy/                the accuracy-mode run (TEST01, TEST07, TEST08)
+    verdict.json                     the plan, the seeds expected, the recomputed verdict and its findings
+
+Rounds: the run uses the seeds of the round it audits (``--round``, else the round of the tree
+``--round-from`` points to, else the round whose seeds the installed LoadGen writes). LoadGen
+applies only the seeds of its own built-in mlperf.conf, so a release that writes another round's
+seeds is refused with the releases to install, unless the caller accepts the installed seeds.
+
+TEST07 needs the dataset's accuracy script: the SUT's ``score(outputs, dataset)`` method returns
+(correct, evaluated) for ``outputs`` = [(qsl_idx, bytes)], ``dataset`` "compliance" (the TEST07 run)
+or "main" (the accuracy run).
 
 The audit.config settings are applied programmatically (model-specific lines included) rather
 than by LoadGen's automatic audit.config load, which ignores model-specific lines and, measured
@@ -40,7 +49,7 @@ from typing import Callable, Protocol, Sequence
 
 from checker.diagnostics import MlpcError
 
-TESTS = ("TEST01", "TEST04", "TEST05", "TEST06")
+TESTS = ("TEST01", "TEST04", "TEST05", "TEST06", "TEST07", "TEST08", "TEST09")
 SCENARIOS = ("SingleStream", "MultiStream", "Server", "Offline")
 DEFAULT_TIMEOUT_S = 60.0
 
@@ -55,11 +64,12 @@ class SutInfo:
     performance_samples: int = 2048
     sample_latency_s: float = 0.0002  # hint for the short LoadGen settings
     llm: bool = False  # responses carry tokens (first token, token count)
+    accuracy_samples: int | None = None  # samples of the accuracy run (LoadGen accuracy_sample_count_override)
 
 
 @dataclass(frozen=True)
 class RunContext:
-    test: str  # TEST01 / TEST04 / TEST05 / TEST06
+    test: str  # TEST01 ... TEST09
     phase: str  # accuracy / reference / test
     mode: str  # accuracy / performance
     model: str  # LoadGen model name
@@ -174,7 +184,12 @@ def _worker(job: dict) -> int:
     ts.FromConfig("user.conf", job["model"], scenario)  # applies the built-in mlperf.conf and seeds
     ts.scenario = getattr(lg.TestScenario, scenario)
     ts.mode = lg.TestMode.AccuracyOnly if job["mode"] == "accuracy" else lg.TestMode.PerformanceOnly
+    total = job.get("qsl_total") or info.total_samples  # TEST07: the compliance dataset
+    perf_count = job.get("qsl_total") or info.performance_samples
     _short_settings(lg, ts, scenario, info, job["min_duration_ms"])
+    ts.performance_sample_count_override = perf_count
+    if hasattr(ts, "accuracy_sample_count_override"):  # LoadGen >= 6.0.6
+        ts.accuracy_sample_count_override = min(info.accuracy_samples or total, total)
     _apply_settings(lg, ts, job["settings"])
     official = {"qsl_rng_seed": ts.qsl_rng_seed, "sample_index_rng_seed": ts.sample_index_rng_seed,
                 "schedule_rng_seed": ts.schedule_rng_seed}
@@ -218,7 +233,7 @@ def _worker(job: dict) -> int:
             fail(exc)
 
     handle_sut = lg.ConstructSUT(issue, lambda: None)
-    qsl = lg.ConstructQSL(info.total_samples, info.performance_samples, lambda s: None, lambda s: None)
+    qsl = lg.ConstructQSL(total, perf_count, lambda s: None, lambda s: None)
     log_out = lg.LogOutputSettings()
     log_out.outdir = job["outdir"]
     log_out.copy_summary_to_stdout = False
@@ -248,9 +263,11 @@ class RunPlan:
     sut: str
     model: str  # mlperf model name, e.g. resnet (resnet50 accepted)
     scenario: str
-    round: str = "v5.1"
+    round: str | None = None  # None: the round of ``round_from``, else the installed LoadGen's round
     min_duration_ms: int = 150
     timeout_s: float = DEFAULT_TIMEOUT_S
+    round_from: str | None = None  # a submission tree (or result folder) whose round is audited
+    accept_installed_seeds: bool = False  # run even when the installed LoadGen writes another round's seeds
 
 
 @dataclass
@@ -261,15 +278,54 @@ class AuditOutcome:
     findings: list = field(default_factory=list)
     figures: dict = field(default_factory=dict)
     seconds: float = 0.0
+    round: str = ""
+    round_reason: str = ""
+    notes: list = field(default_factory=list)
 
 
 def _phases(test: str) -> list[tuple[str, str]]:
     """(phase, mode) in run order."""
     if test == "TEST01":
         return [("accuracy", "accuracy"), ("reference", "performance"), ("test", "performance")]
-    if test == "TEST06":
+    if test in ("TEST07", "TEST08"):  # the accuracy run: TEST07 contrasts it, TEST08 matches against it
+        return [("accuracy", "accuracy"), ("test", "performance")]
+    if test in ("TEST06", "TEST09"):
         return [("test", "performance")]
     return [("reference", "performance"), ("test", "performance")]
+
+
+def plan_round(plan: RunPlan) -> tuple[str, str, list[str]]:
+    """(round, why, notes) of a plan; raises RunnerError when the installed LoadGen cannot run it."""
+    from checker.audit import loadgen_release as lr
+    from checker.loaders.audit_spec import load_rounds
+    from checker.loaders.detect import sampled_seeds
+
+    rounds = load_rounds()
+    release = lr.installed_release()
+    tree_round = None
+    if plan.round is None and plan.round_from is not None:
+        if not os.path.isdir(plan.round_from):
+            raise RunnerError(f"--round-from {plan.round_from}: not a directory")
+        votes: dict[str, int] = {}
+        for seeds in sampled_seeds(plan.round_from):
+            name = lr.round_of_seeds(rounds, seeds)
+            if name:
+                votes[name] = votes.get(name, 0) + 1
+        if not votes:
+            raise RunnerError(f"cannot tell the round of {plan.round_from}: no performance log carries the seeds "
+                              f"of a known round; pass --round")
+        tree_round = max(sorted(votes), key=votes.get)
+    try:
+        name, why = lr.resolve_round(rounds, plan.round, tree_round, release)
+    except MlpcError as exc:
+        raise RunnerError(str(exc)) from None
+    notes = []
+    problem = lr.release_problem(rounds, name, release)
+    if problem:
+        if not plan.accept_installed_seeds:
+            raise RunnerError(problem + "; or pass --accept-installed-seeds to verify against the installed seeds")
+        notes.append(f"not the {name} seeds: {problem} (accepted with --accept-installed-seeds)")
+    return name, why, notes
 
 
 def _run_worker(job: dict, cwd: str, timeout_s: float) -> dict:
@@ -305,29 +361,38 @@ def _run_worker(job: dict, cwd: str, timeout_s: float) -> dict:
 
 def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None] | None = None) -> AuditOutcome:
     """Run ``plan.test`` against the SUT, write the compliance folder to ``out`` atomically, verify it."""
-    from checker.audit.compliance import verify_compliance_dir
-    from checker.loaders.audit_spec import read_audit_config, resolve_audit_settings, load_round_spec
+    from checker.audit import loadgen_release as lr
+    from checker.audit.run_folder import verify_run_folder
+    from checker.loaders.audit_spec import load_round_spec, load_rounds, read_audit_config, resolve_audit_settings
 
     started = time.monotonic()
     if plan.test not in TESTS:
         raise RunnerError(f"unknown test {plan.test!r}; known: {', '.join(TESTS)}")
     if plan.scenario not in SCENARIOS:
         raise RunnerError(f"unknown scenario {plan.scenario!r}; known: {', '.join(SCENARIOS)}")
-    spec = load_round_spec(plan.round)
+    round_name, round_reason, notes = plan_round(plan)
+    spec = load_round_spec(round_name)
     if plan.test not in spec.tests:
         rounds = "v4.1" if plan.test == "TEST05" else "another round"
-        raise RunnerError(f"{plan.test} is not part of round {plan.round} (try --round {rounds})")
-    require_loadgen()
-    load_sut_factory(plan.sut)  # fail early, in this process, on a bad --sut
+        raise RunnerError(f"{plan.test} is not part of round {round_name} (try --round {rounds})")
     model = spec.mlperf_model(plan.model)
+    rule = spec.tests[plan.test]
+    if plan.test == "TEST07" and model not in rule.score or plan.test == "TEST09" and model not in rule.output_length:
+        raise RunnerError(f"{plan.test} has no pass criteria for {model} in {round_name}; "
+                          f"models: {', '.join(rule.models)}")
+    require_loadgen()
+    factory = load_sut_factory(plan.sut)  # fail early, in this process, on a bad --sut
     lg_model = spec.loadgen_model_names.get(model, plan.model)
     out_path = Path(out).resolve()
     if out_path.exists():
         raise RunnerError(f"output directory {out_path} already exists; choose a new --out")
     out_path.parent.mkdir(parents=True, exist_ok=True)
     settings = resolve_audit_settings(read_audit_config(plan.test), lg_model, plan.scenario)
+    settings.update(rule.round_settings(lg_model))
     if plan.test == "TEST01" and "accuracy_log_sampling_target" not in settings:
         raise RunnerError(f"audits/TEST01/audit.config has no sampling target for model {lg_model!r}")
+    qsl_total = rule.score[model].samples if plan.test == "TEST07" else None
+    plan = RunPlan(**{**asdict(plan), "round": round_name})
 
     tmp = tempfile.mkdtemp(prefix=f".{out_path.name}.tmp-", dir=str(out_path.parent))
     try:
@@ -347,24 +412,28 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
             os.makedirs(workdir)
             job = dict(sut=plan.sut, model=lg_model, scenario=plan.scenario, mode=mode, test=plan.test,
                        phase=phase, outdir=logdir, min_duration_ms=plan.min_duration_ms,
-                       settings=settings if phase == "test" else {})
+                       settings=settings if phase == "test" else {},
+                       qsl_total=qsl_total if phase == "test" else None)
             seeds = _run_worker(job, workdir, plan.timeout_s)
+            if i == 0 and not plan.accept_installed_seeds:
+                problem = lr.seeds_problem(load_rounds(), round_name, seeds.get("official_seeds", {}),
+                                           lr.installed_release())
+                if problem:
+                    raise RunnerError(problem)
         if progress:
             progress(f"{plan.test}: verifying", len(phases), len(phases))
         _arrange(plan.test, tmp, test_dir)
-        figures = _write_verify_files(plan, spec, model, tmp, test_dir)
-        findings = verify_compliance_dir(
-            os.path.join(tmp, "compliance"), os.path.join(tmp, "results"), model, plan.scenario, spec, tmp,
-            expected_seeds=seeds.get("official_seeds"), expected_test05_seeds=seeds.get("test05_seeds"),
-            only_tests=(plan.test,),
-        )
-        passed = not [f for f in findings if f.code != "CP025"]
+        figures = _write_verify_files(plan, spec, model, factory, tmp, test_dir)
+        expected = seeds.get("official_seeds") if plan.accept_installed_seeds else spec.info.seeds.as_dict()
+        record = {"plan": asdict(plan), "model": model, "round_reason": round_reason, "notes": notes,
+                  "loadgen_release": lr.installed_release(), "expected_seeds": expected,
+                  "expected_test05_seeds": seeds.get("test05_seeds")}
+        findings, passed = verify_run_folder(tmp, record)
         outcome = AuditOutcome(plan.test, passed, str(out_path), [f.to_dict() for f in findings], figures,
-                               round(time.monotonic() - started, 3))
+                               round(time.monotonic() - started, 3), round_name, round_reason, notes)
         shutil.rmtree(os.path.join(tmp, "work"), ignore_errors=True)
         with open(os.path.join(tmp, "verdict.json"), "w", encoding="utf-8") as handle:
-            json.dump({**asdict(outcome), "plan": asdict(plan)}, handle, indent=2,
-                      sort_keys=True, default=str)
+            json.dump({**asdict(outcome), **record}, handle, indent=2, sort_keys=True, default=str)
         os.rename(tmp, out_path)
         return outcome
     except BaseException:
@@ -374,7 +443,7 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
 
 def _arrange(test: str, tmp: str, test_dir: str) -> None:
     """Move the LoadGen outputs into the official layout."""
-    if test == "TEST01":
+    if test in ("TEST01", "TEST07", "TEST08", "TEST09"):  # the logged outputs go to TEST0x/accuracy/
         run = os.path.join(test_dir, "performance", "run_1")
         acc_dir = os.path.join(test_dir, "accuracy")
         os.makedirs(acc_dir, exist_ok=True)
@@ -404,7 +473,7 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def _write_verify_files(plan: RunPlan, spec, model: str, tmp: str, test_dir: str) -> dict:
+def _write_verify_files(plan: RunPlan, spec, model: str, factory, tmp: str, test_dir: str) -> dict:
     from checker.audit import verify_tests as vt
     from checker.audit.compliance import AccuracyLogReader
     from checker.loaders.loadgen_log import parse_summary_log
@@ -437,6 +506,15 @@ def _write_verify_files(plan: RunPlan, spec, model: str, tmp: str, test_dir: str
         figures["llm_output"] = asdict(verdict06)
         with open(os.path.join(test_dir, "verify_accuracy.txt"), "w", encoding="utf-8") as handle:
             handle.write(vt.render_test06_accuracy(verdict06))
+    if plan.test in ("TEST07", "TEST08", "TEST09"):
+        from checker.audit import runner_v6
+
+        if plan.test == "TEST07":
+            figures["accuracy"] = runner_v6.write_test07(factory(), rule, model, tmp, test_dir)
+        elif plan.test == "TEST08":
+            figures["accuracy"] = runner_v6.write_test08(rule, tmp, test_dir)
+        else:
+            figures["output_length"] = runner_v6.write_test09(rule, model, test_dir)
     return figures
 
 

@@ -27,6 +27,19 @@ def _sample_logs(root: str, limit: int = MAX_LOGS) -> list[str]:
     return found
 
 
+def sampled_seeds(root: str) -> list[dict[str, object]]:
+    """The effective seeds of up to MAX_LOGS performance logs under ``root`` (unreadable logs skipped)."""
+    out = []
+    for path in _sample_logs(root):
+        try:
+            log = parse_detail_log(path)
+        except LogReadError:
+            continue
+        out.append({k: log.get(f"effective_{k}") for k in ("qsl_rng_seed", "sample_index_rng_seed",
+                                                          "schedule_rng_seed")})
+    return out
+
+
 def detect_round(root: str) -> tuple[str, str]:
     """Return (round, human-readable reason). Raises MlpcError when it cannot decide."""
     rounds = {name: load_rules(name) for name in available_rounds()}

@@ -135,7 +135,11 @@ class TestRound(_Strict):
     performance: PerformanceRule | None = None
     audit_settings: dict[str, int | bool | float | str] = Field(default_factory=dict)
     audit_settings_from_config: bool = False  # the test run must also show its audit.config settings
-    run_settings: dict[str, str] = Field(default_factory=dict)  # LoadGen settings of this round beyond audit.config
+    # LoadGen settings of this round beyond audit.config, per LoadGen model name ('*': every model)
+    run_settings: dict[str, dict[str, str]] = Field(default_factory=dict)
+
+    def round_settings(self, loadgen_model: str) -> dict[str, str]:
+        return {**self.run_settings.get("*", {}), **self.run_settings.get(loadgen_model, {})}
     accuracy: AccuracyRule | None = None
     llm_output: LlmOutputRule | None = None
     score: dict[str, ScoreRule] = Field(default_factory=dict)  # TEST07, per model

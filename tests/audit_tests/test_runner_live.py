@@ -11,7 +11,10 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
+from checker import check
 from checker.audit.runner import RunnerError, RunPlan, run_audit
+
+from tests.conftest import real_tree
 
 from .helpers import needs_loadgen
 
@@ -20,12 +23,18 @@ pytestmark = needs_loadgen
 HONEST_REPEATS = int(os.environ.get("MLPC_AUDIT_REPEATS", "20"))
 CHEATER_REPEATS = int(os.environ.get("MLPC_AUDIT_CHEATER_REPEATS", "3"))
 
+# (model, scenario, round, honest SUT, cheaters). The installed LoadGen (6.0.17) writes the v6.1 seeds:
+# TEST05 exists only in v4.1, so its runs accept the installed seeds (and say so).
 CASES = {
-    "TEST01": ("resnet50", "Offline", "v5.1", "fixtures.suts.honest:make_sut",
+    "TEST01": ("resnet50", "Offline", "v6.1", "fixtures.suts.honest:make_sut",
                ["fixtures.suts.divergent:make_sut", "fixtures.suts.divergent:make_subtle_sut"]),
-    "TEST04": ("resnet50", "Offline", "v5.1", "fixtures.suts.honest:make_sut", ["fixtures.suts.caching:make_sut"]),
+    "TEST04": ("resnet50", "Offline", "v6.1", "fixtures.suts.honest:make_sut", ["fixtures.suts.caching:make_sut"]),
     "TEST05": ("resnet50", "Offline", "v4.1", "fixtures.suts.honest:make_sut", ["fixtures.suts.seed_sensitive:make_sut"]),
-    "TEST06": ("llama2-70b-99", "Server", "v5.1", "fixtures.suts.llm:make_sut", ["fixtures.suts.llm:make_eos_sut"]),
+    "TEST06": ("llama2-70b-99.9", "Server", "v6.1", "fixtures.suts.llm:make_sut", ["fixtures.suts.llm:make_eos_sut"]),
+    "TEST07": ("gpt-oss-120b", "Offline", "v6.1", "fixtures.suts.gpqa:make_sut", ["fixtures.suts.gpqa:make_memorising_sut"]),
+    "TEST08": ("dlrm-v3", "Offline", "v6.1", "fixtures.suts.dlrm:make_sut", ["fixtures.suts.dlrm:make_drifting_sut"]),
+    "TEST09": ("e2e-rag-qna", "Offline", "v6.1", "fixtures.suts.answer_length:make_sut",
+               ["fixtures.suts.answer_length:make_truncating_sut", "fixtures.suts.answer_length:make_padding_sut"]),
 }
 EXPECTED_CODE = {
     "fixtures.suts.divergent:make_sut": "CP011",
@@ -33,7 +42,13 @@ EXPECTED_CODE = {
     "fixtures.suts.caching:make_sut": "CP006",
     "fixtures.suts.seed_sensitive:make_sut": "CP006",
     "fixtures.suts.llm:make_eos_sut": "CP015",
+    "fixtures.suts.gpqa:make_memorising_sut": "CP027",
+    "fixtures.suts.dlrm:make_drifting_sut": "CP028",
+    "fixtures.suts.answer_length:make_truncating_sut": "CP029",
+    "fixtures.suts.answer_length:make_padding_sut": "CP029",
 }
+# the verdicts of TEST07/08/09 do not depend on timing: two honest runs each are enough
+REPEATS = {"TEST07": 2, "TEST08": 2, "TEST09": 2}
 
 
 # TEST05's 5% threshold needs steadier runs than the 10% tests: longer runs dilute start-up jitter.
@@ -45,7 +60,8 @@ MIN_DURATION_MS = {"TEST05": 400, "TEST04": 400}
 def _run(args):
     test, sut, model, scenario, rnd, out = args
     duration = MIN_DURATION_MS.get(test, 200)
-    return run_audit(RunPlan(test, sut, model, scenario, rnd, min_duration_ms=duration, timeout_s=60), out)
+    return run_audit(RunPlan(test, sut, model, scenario, rnd, min_duration_ms=duration, timeout_s=60,
+                             accept_installed_seeds=rnd == "v4.1"), out)
 
 
 def _many(jobs, workers=2):
@@ -56,7 +72,8 @@ def _many(jobs, workers=2):
 @pytest.mark.parametrize("test", sorted(CASES))
 def test_honest_sut_passes_repeatedly(test, tmp_path):
     model, scenario, rnd, honest, _ = CASES[test]
-    jobs = [(test, honest, model, scenario, rnd, str(tmp_path / f"run{i}")) for i in range(HONEST_REPEATS)]
+    repeats = REPEATS.get(test, HONEST_REPEATS)
+    jobs = [(test, honest, model, scenario, rnd, str(tmp_path / f"run{i}")) for i in range(repeats)]
     # timing tests (TEST04/TEST05) run one at a time: two LoadGen runs sharing the 2 cores made the
     # reference run stall often enough to look >10% slower than the test run
     outcomes = _many(jobs, workers=1 if test in MIN_DURATION_MS else 2)
@@ -67,7 +84,9 @@ def test_honest_sut_passes_repeatedly(test, tmp_path):
     assert len(again) <= 2, [o.findings for o in outcomes if not o.passed][:2]
     failures = [o.findings for o in _many(again, workers=1) if not o.passed]
     assert not failures, failures[:2]
-    assert all(os.path.isdir(tmp_path / f"run{i}" / "compliance" / test) for i in range(HONEST_REPEATS))
+    assert all(os.path.isdir(tmp_path / f"run{i}" / "compliance" / test) for i in range(repeats))
+    # mlpc check on the folder a run wrote gives the run's verdict
+    assert all(check(str(tmp_path / f"run{i}")).ok() for i in range(repeats) if outcomes[i].passed)
 
 
 @pytest.mark.parametrize("test", sorted(CASES))
@@ -78,17 +97,19 @@ def test_cheaters_are_caught_every_time(test, tmp_path):
     for job, outcome in zip(jobs, _many(jobs)):
         assert not outcome.passed, job
         assert EXPECTED_CODE[job[1]] in {f["code"] for f in outcome.findings}, outcome.findings
+        report = check(job[-1])
+        assert not report.ok() and EXPECTED_CODE[job[1]] in {f.code for f in report.findings}
 
 
 def test_caching_sut_caught_in_singlestream(tmp_path):
-    o = _run(("TEST04", "fixtures.suts.caching:make_sut", "resnet50", "SingleStream", "v5.1", str(tmp_path / "o")))
+    o = _run(("TEST04", "fixtures.suts.caching:make_sut", "resnet50", "SingleStream", "v6.1", str(tmp_path / "o")))
     assert not o.passed and "CP006" in {f["code"] for f in o.findings}
 
 
 def test_raising_sut_gives_clear_error_and_no_output(tmp_path):
     out = tmp_path / "out"
     with pytest.raises(RunnerError, match="SUT raised RuntimeError: accelerator fell off the bus"):
-        _run(("TEST04", "fixtures.suts.broken:make_raising_sut", "resnet50", "Offline", "v5.1", str(out)))
+        _run(("TEST04", "fixtures.suts.broken:make_raising_sut", "resnet50", "Offline", "v6.1", str(out)))
     assert not out.exists() and os.listdir(tmp_path) == []
 
 
@@ -101,10 +122,63 @@ def test_hanging_sut_is_killed_and_leaves_no_output(tmp_path):
 
 
 def test_bad_arguments(tmp_path):
-    with pytest.raises(RunnerError, match="not part of round v5.1"):
+    with pytest.raises(RunnerError, match="not part of round v6.1"):
         run_audit(RunPlan("TEST05", "fixtures.suts.honest:make_sut", "resnet50", "Offline"), str(tmp_path / "o"))
     with pytest.raises(RunnerError, match="pkg.module:factory"):
         run_audit(RunPlan("TEST04", "nonsense", "resnet50", "Offline"), str(tmp_path / "o"))
     (tmp_path / "exists").mkdir()
     with pytest.raises(RunnerError, match="already exists"):
         run_audit(RunPlan("TEST04", "fixtures.suts.honest:make_sut", "resnet50", "Offline"), str(tmp_path / "exists"))
+
+
+def test_round_follows_the_installed_loadgen_and_refuses_other_rounds(tmp_path):
+    o = run_audit(RunPlan("TEST09", "fixtures.suts.answer_length:make_sut", "e2e-rag-qna", "Offline",
+                          min_duration_ms=100), str(tmp_path / "default"))
+    assert o.passed and o.round == "v6.1" and "installed LoadGen 6.0.17" in o.round_reason
+    for rnd in ("v6.0", "v5.1"):  # refused before any run, naming the releases to install
+        with pytest.raises(RunnerError, match=r"writes the v6.1 seeds, not those of v\d.*pip install 'mlcommons-loadgen=="):
+            run_audit(RunPlan("TEST07", "fixtures.suts.gpqa:make_sut", "gpt-oss-120b", "Offline", rnd),
+                      str(tmp_path / rnd))
+    with pytest.raises(RunnerError, match=r"6\.0\.5 to 6\.0\.15"):
+        run_audit(RunPlan("TEST07", "fixtures.suts.gpqa:make_sut", "gpt-oss-120b", "Offline", "v6.0"), str(tmp_path / "x"))
+    assert not any(p.name.startswith(("v6.0", "v5.1", "x")) for p in tmp_path.iterdir())
+
+
+def test_round_from_the_audited_tree(tmp_path):
+    v60, v61 = real_tree("v6.0"), real_tree("v6.1")
+    with pytest.raises(RunnerError, match="not those of v6.0"):
+        run_audit(RunPlan("TEST09", "fixtures.suts.answer_length:make_sut", "gpt-oss-120b", "Offline",
+                          round_from=v60), str(tmp_path / "a"))
+    o = run_audit(RunPlan("TEST09", "fixtures.suts.answer_length:make_sut", "e2e-rag-qna", "Offline",
+                          min_duration_ms=100, round_from=v61), str(tmp_path / "b"))
+    assert o.round == "v6.1" and o.round_reason == "the round of the audited tree"
+
+
+def test_check_of_a_run_folder_sees_later_edits(tmp_path):
+    out = tmp_path / "run"
+    assert run_audit(RunPlan("TEST09", "fixtures.suts.answer_length:make_sut", "e2e-rag-qna", "Offline",
+                             min_duration_ms=100), str(out)).passed
+    assert check(str(out)).ok()
+    verify = out / "compliance" / "TEST09" / "verify_output_len.txt"
+    verify.write_text(verify.read_text().replace("Max threshold: 301.19", "Max threshold: 500"))
+    report = check(str(out))
+    assert not report.ok() and {f.code for f in report.findings} == {"CP022"}
+
+
+def test_cli_audit_run_then_check(tmp_path):
+    from typer.testing import CliRunner
+
+    from checker.cli import app
+
+    runner = CliRunner()
+    out = str(tmp_path / "cli")
+    args = ["audit", "run", "--test", "TEST08", "--sut", "fixtures.suts.dlrm:make_drifting_sut", "--model", "dlrm-v3",
+            "--scenario", "Offline", "--min-duration-ms", "100", "--out", out]
+    ran = runner.invoke(app, args)
+    assert ran.exit_code == 1 and "TEST08" in ran.output and "CP028" in ran.output and "round v6.1" in ran.output
+    checked = runner.invoke(app, ["check", out, "--format", "json"])
+    assert checked.exit_code == 1 and '"CP028"' in checked.output
+    refused = runner.invoke(app, args[:-1] + [str(tmp_path / "refused"), "--round", "v6.0"])
+    assert refused.exit_code == 2 and "mlcommons-loadgen==6.0.15" in refused.output.replace("\n", "")
+    assert runner.invoke(app, ["audit", "run", "TEST08", "--test", "TEST09", "--sut", "x:y", "--model", "m",
+                               "--scenario", "Offline", "--out", out]).exit_code == 2

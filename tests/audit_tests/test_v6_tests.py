@@ -228,3 +228,11 @@ def test_real_inferred_result_compares_the_run_scenario():
     root = real_tree("v6.0")
     res = os.path.join(root, "closed/Lenovo/results/SE100/resnet50/offline")  # inferred from SingleStream
     assert codes(_verify(res, root, run_scenario="SingleStream")) == ["CP019"]
+
+
+def test_real_v61_e2e_rag_qna_test09_passes_saying_what_it_could_not_recompute():
+    root = real_tree("v6.1")
+    res = os.path.join(root, "closed/Intel/results/1-node-2S-Xeon_6787P/e2e-rag-qna/Offline")
+    found = _verify(res, root, "v6.1")
+    assert codes(found) == ["CP020"]  # the round's TEST09 folder ships no accuracy log
+    assert "TEST09" in found[0].message
