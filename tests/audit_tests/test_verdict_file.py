@@ -17,7 +17,7 @@ pytestmark = needs_loadgen
 def test_verdict_json_has_the_printed_out_and_seconds(tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(app, ["audit", "run", "TEST04", "--sut", "fixtures.suts.honest:make_sut",
-                                      "--model", "resnet50", "--scenario", "Offline", "--round", "v5.1",
+                                      "--model", "resnet50", "--scenario", "Offline", "--round", "v6.1",
                                       "--min-duration-ms", "100", "--out", str(out)])
     assert result.exit_code in (0, 1), result.output  # a timing test may fail on a busy machine; not the point
     printed = re.search(r"\(([0-9.]+) s\)\s+-> (\S+)", result.stdout)
