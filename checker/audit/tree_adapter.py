@@ -89,10 +89,13 @@ def submissions_from_json(path: Path | str, warn: Warn = lambda m: None) -> list
     from checker.loaders.fs import Sandbox
 
     p = Path(path)
-    data, error = Sandbox(str(p.parent)).read_json(p.name, limit=MAX_JSON_BYTES)
+    data, error, duplicates = Sandbox(str(p.parent)).read_json_keys(p.name, limit=MAX_JSON_BYTES)
     if error is not None:
         warn(f"{p}: not a valid submissions file ({error})")
         return []
+    for dup in duplicates:  # read as every JSON tool of the ecosystem does (the last value), but said
+        warn(f"{p}: key '{dup.key}' written {len(dup.values)} times in the object at '{dup.pointer or '/'}'; "
+             "the last value is used")
     if isinstance(data, list):
         data = {"submissions": data}
     try:

@@ -169,12 +169,17 @@ def test_json_input_and_bad_json(tmp_path):
     assert load_submissions(good)[0].id == "closed/A/x"
     for name, content in (("bad.json", '{"submissions": [{"division": "closed", "surprise": 1}]}'),
                           ("broken.json", b"{not json\xff"), ("deep.json", "[" * 5000 + "]" * 5000),
-                          ("dup.json", '{"submissions": [], "submissions": []}'), ("bin.json", b"\x00\x01")):
+                          ("bin.json", b"\x00\x01")):
         p = tmp_path / name
         p.write_bytes(content if isinstance(content, bytes) else content.encode())
         warnings: list[str] = []
         assert load_submissions(p, warnings.append) == []
         assert "not a valid submissions file" in warnings[0], name
+    dup = tmp_path / "dup.json"  # a key written twice: the last value is used, and the warning says so
+    dup.write_text('{"submissions": [{"division": "closed"}], "submissions": []}')
+    warnings = []
+    assert load_submissions(dup, warnings.append) == []
+    assert warnings == [f"{dup}: key 'submissions' written 2 times in the object at '/'; the last value is used"]
 
 
 def test_unusable_trees_are_warnings(tmp_path):
