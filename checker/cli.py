@@ -48,11 +48,13 @@ def _fail(message: str) -> None:
 def check(
     ctx: typer.Context,
     path: str = typer.Argument(..., help="Submission root, division folder or submitter folder."),
-    round: Optional[str] = typer.Option(None, "--round", "-r", help="Round rules to apply (v4.1, v5.0, ...). "
-                                        "Detected from the logs' seeds and LoadGen version when omitted."),
-    fmt: Optional[Format] = typer.Option(None, "--format", "-f", help="Output format (default: from the --output "
-                                         "file's extension, .json .csv .md .sarif .xml, else text)."),
-    output: Optional[str] = typer.Option(None, "--output", "-o", help="Write the report to this file instead of stdout."),
+    round: Optional[str] = typer.Option(None, "--round", "-r", metavar="ROUND", help="Round rules to apply (v4.1, "
+                                        "v5.0, ...). Detected from the logs' seeds and LoadGen version when omitted."),
+    fmt: Optional[Format] = typer.Option(None, "--format", "-f", metavar="FORMAT", help="text, json, csv, markdown, "
+                                         "sarif or junit (default: from the --output file's ending: .json .csv .md "
+                                         ".sarif .xml; else text)."),
+    output: Optional[str] = typer.Option(None, "--output", "-o", metavar="FILE",
+                                         help="Write the report to this file instead of stdout."),
     strict: bool = typer.Option(False, "--strict", help="Exit 1 on warnings too."),
     profile: ProfileName = typer.Option(ProfileName.default, "--profile",
                                         help="'official' reproduces the round's official checker where it knowingly differs from the rules "
@@ -61,16 +63,16 @@ def check(
     details: bool = typer.Option(False, "--details", help="List every result and finding in the text report even "
                                  "for a large tree (more than 60 results get a one-screen verdict per division "
                                  "and submitter otherwise)."),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = one per CPU core "
+    jobs: int = typer.Option(0, "--jobs", "-j", min=0, metavar="N", help="Parallel worker processes (0 = one per CPU core "
                              "for trees with many submitters)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar."),
-    git_ref: Optional[str] = typer.Option(None, "--git-ref", help="Check this commit (branch, tag, sha) of the git "
+    git_ref: Optional[str] = typer.Option(None, "--git-ref", metavar="REF", help="Check this commit (branch, tag, sha) of the git "
                                           "repository holding PATH, without checking it out."),
     use_cache: bool = typer.Option(True, "--cache/--no-cache", help="Reuse earlier checks of unchanged files "
-                                   "(keyed by content; see checker/cache.py)."),
-    cache_dir: Optional[str] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/mlpc or "
+                                   "(keyed by their content, the checker's version and the round)."),
+    cache_dir: Optional[str] = typer.Option(None, "--cache-dir", metavar="DIR", help="Cache folder (default ~/.cache/mlpc or "
                                             "$MLPC_CACHE_DIR); never inside the checked tree."),
-    waivers: Optional[str] = typer.Option(None, "--waivers", help="YAML or JSON list of {code, path, reason}: "
+    waivers: Optional[str] = typer.Option(None, "--waivers", metavar="FILE", help="YAML or JSON list of {code, path, reason}: "
                                           "matching findings are marked waived and no longer count."),
     watch: bool = typer.Option(False, "--watch", "-w", help="Keep running: after every change to the tree, check "
                                "again the submitters that changed and print (or rewrite --output) the new "
@@ -191,6 +193,8 @@ def explain(code: str = typer.Argument(..., help="A check code such as PF005."))
 
 def _mount() -> None:
     """Sub-command groups: each lives in checker/commands/<name>.py as a small typer app."""
+    from checker.cli_help import plain_help
+
     from checker.commands import audit_run, audit_select, bandwidth, calc, diff, report, schema
 
     app.command("report")(report.report)
@@ -216,6 +220,7 @@ def _mount() -> None:
     audit.registered_commands.extend(audit_run.app.registered_commands)
     audit.registered_commands.extend(audit_select.app.registered_commands)
     app.add_typer(audit, name="audit")
+    plain_help(app)
 
 
 _mount()

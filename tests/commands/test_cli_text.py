@@ -126,3 +126,35 @@ def test_one_submitter_with_results_is_still_checked(tmp_path):
     (root / "open").mkdir()  # an empty division beside a real one changes nothing
     result = run("check", root, "--round", "v4.1", "--no-cache", "--quiet")
     assert result.exit_code == 0, result.output
+
+
+# --------------------------------------------------------------------------- item 5: help as a user sees it
+
+
+def test_check_help_snapshot(snapshot):
+    """`mlpc check --help` at 100 columns, as the pinned typer and rich render it: flags without a value
+    type (typer 0.29 printed `--strict <bool>`), the argument as PATH (it printed `{path}`)."""
+    from tests.reporters.test_snapshots import _extension
+
+    result = CliRunner().invoke(app, ["check", "--help"], env={"COLUMNS": "100", "TERMINAL_WIDTH": None,
+                                                               "NO_COLOR": "1"}, color=False)
+    assert result.exit_code == 0
+    assert "<bool>" not in result.stdout and "{path}" not in result.stdout
+    assert "Usage: mlpc check [OPTIONS] PATH" in result.stdout
+    assert max(len(line) for line in result.stdout.splitlines()) <= 100
+    assert result.stdout == snapshot(extension_class=_extension("txt"))
+
+
+def test_no_flag_of_any_command_shows_a_value_type():
+    """Every command's help: a flag (an option without a value) has no type column entry."""
+    import typer.main
+
+    def commands(command, path):
+        yield path, command
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from commands(sub, path + [name])
+
+    for path, _ in commands(typer.main.get_command(app), []):
+        result = CliRunner().invoke(app, path + ["--help"], env={"COLUMNS": "200"})
+        assert result.exit_code == 0, path
+        assert "<bool>" not in result.stdout and "{" + "path}" not in result.stdout, path

@@ -1,0 +1,24 @@
+"""Build details pyproject.toml cannot express (everything else is there).
+
+rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
+checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
+folder (a compliance test's audit.config and spec.yaml) ships as the package
+checker._data.audits.TEST*, listed when the wheel is built: a new test folder needs no edit here.
+"""
+
+import os
+
+from setuptools import find_packages, setup
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+DATA = {"rules": ["*.yaml"], "schemas": ["*.json"], "audits": ["*.yaml"]}
+TESTS = sorted(name for name in os.listdir(os.path.join(HERE, "audits"))
+               if name.startswith("TEST") and os.path.isdir(os.path.join(HERE, "audits", name)))
+
+setup(
+    packages=find_packages(where=HERE, include=["checker", "checker.*"])
+    + [f"checker._data.{name}" for name in DATA] + [f"checker._data.audits.{test}" for test in TESTS],
+    package_dir={f"checker._data.{name}": name for name in DATA},
+    package_data={**{f"checker._data.{name}": globs for name, globs in DATA.items()},
+                  **{f"checker._data.audits.{test}": ["*"] for test in TESTS}},
+)
