@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.structure import allowed_scenarios
@@ -49,7 +49,9 @@ def result_invalid(ctx, rules):
     What it checks: `result_validity` is `VALID`.
     Why: official checker G1; LoadGen folds min duration, min queries, latency constraints and
     early stopping into it. The official v4.1/v5.0 checkers let an INVALID LLM run through when its
-    TTFT/TPOT limits hold (a bug fixed in v5.0.1); mlpc always requires VALID (stricter).
+    TTFT/TPOT limits hold (a bug fixed in v5.0.1); mlpc always requires VALID (stricter). The official
+    v6.0 checker does not read `result_validity` at all (rounds-v6.md 4-L defect 1): stricter than official
+    there; `--profile official` turns it off for v6.0.
     Failing example: `result_validity: INVALID` because the run was shorter than 600 s.
     How to fix: read `result_invalid_reason` in the summary log and rerun.
     Data used: none.
@@ -69,7 +71,9 @@ def loadgen_errors(ctx, rules):
     """The performance log contains LoadGen errors.
 
     What it checks: no log entry has `metadata.is_error` true.
-    Why: official checker G4.
+    Why: official checker G4. The official v6.0 checker only looks with `--submission-exceptions` (an
+    inverted flag, rounds-v6.md 4-L defect 2): stricter than official there; `--profile official` turns it
+    off for v6.0.
     Failing example: `error_invalid_config: Multiple conf files are used`.
     How to fix: fix the cause named in the error and rerun.
     Data used: none.
@@ -369,7 +373,9 @@ def interactive_token_latency_exceeded(ctx, rules):
     official = _official_token_scenario(ctx, rules)
     if official == ctx.scenario:
         return  # PF013 already applies the folder's limits
-    yield from _token_limits(ctx, rules, ctx.scenario)
+    for item in _token_limits(ctx, rules, ctx.scenario):
+        yield replace(item, message=f"{item.message} of {ctx.scenario} (stricter than official: the "
+                                  f"official checker applies the {official} limits)")
 
 
 @check("PF014", "network-sut-name", "result")
