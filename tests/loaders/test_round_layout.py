@@ -67,3 +67,29 @@ def test_a_v60_tree_is_not_taken_for_v51(tmp_path):
                     handle.write(text.replace('"6.0.', '"9.9.'))
     found, reason = detect_round(str(tmp_path))
     assert found == "v6.0", reason
+
+
+LOADGEN_FIXTURES = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "loadgen")
+
+
+@pytest.mark.parametrize("name", sorted(os.listdir(LOADGEN_FIXTURES)) if os.path.isdir(LOADGEN_FIXTURES) else [])
+def test_logs_of_the_real_loadgen_release_of_each_round_are_detected(name, tmp_path):
+    """fixtures/loadgen/<round>/ holds logs written by the LoadGen release of that round (no shared data needed)."""
+    if name not in available_rounds():
+        pytest.skip(f"{name}: no rules/{name}.yaml")
+    src = os.path.join(LOADGEN_FIXTURES, name, "Offline", "performance", "mlperf_log_detail.txt")
+    dst = tmp_path / "closed" / "X" / "results" / "s" / "m" / "Offline" / "performance" / "run_1"
+    dst.mkdir(parents=True)
+    with open(src, "rb") as handle:
+        (dst / "mlperf_log_detail.txt").write_bytes(handle.read())
+    assert detect_round(str(tmp_path))[0] == name
+
+
+def test_the_v60_example_submission_is_detected_and_uses_the_folded_layout():
+    root = os.path.join(os.path.dirname(LOADGEN_FIXTURES), "example_submission_v6.0")
+    if not os.path.isdir(root):
+        pytest.skip("no v6.0 example submission")
+    found, reason = detect_round(root)
+    assert found == "v6.0", reason
+    tree = load_tree(root, load_rules("v6.0"))
+    assert tree.results and all(r.compliance_rel == r.rel and r.code_rel.endswith("/src") for r in tree.results)
