@@ -1,4 +1,5 @@
-"""Measurements and code checks (MS): `measurements/<system>/<model>/<scenario>/` and `code/`.
+"""Measurements and code checks (MS): `measurements/<system>/<model>/<scenario>/` and `code/` (v4.1-v5.1),
+the scenario folder's `measurements.json`, `user.conf`, `README.md` and `src/` (v6.0+; rules `layout`).
 
 Official references: docs/official-checker.md section E.
 """
@@ -17,11 +18,12 @@ def _meas(ctx):
 def measurements_missing(ctx, rules):
     """The result has no measurements folder.
 
-    What it checks: `measurements/<system>/<model>/<scenario>/` exists (same folder names as results).
+    What it checks: `measurements/<system>/<model>/<scenario>/` exists (same folder names as results). From
+    v6.0 the measurements live in the scenario folder itself (`layout.measurements`), which always exists.
     Why: official checker E1.
     Failing example: `measurements/sys/resnet50/offline/` for `results/sys/resnet50/Offline/`.
     How to fix: create it with user.conf, README.md and the implementation JSON.
-    Data used: none.
+    Data used: `layout.measurements`.
     """
     meas = _meas(ctx)
     if meas is not None and not meas.listing.exists:
@@ -54,16 +56,21 @@ def measurement_file_missing(ctx, rules):
 def implementation_json_missing(ctx, rules):
     """The implementation JSON is missing, unreadable or lacks a required field.
 
-    What it checks: a `<system>*.json` exists in the measurements folder, is a JSON object, and has
-    non-empty input_data_types, retraining, starting_weights_filename, weight_data_types and
-    weight_transformations.
+    What it checks: a `<system>*.json` exists in the measurements folder (v6.0+: `measurements.json` in the
+    scenario folder), is a JSON object, and has non-empty input_data_types, retraining,
+    starting_weights_filename, weight_data_types and weight_transformations.
     Why: official checker E5 (a missing weight_data_types crashes the v5.0 checker).
     Failing example: `weight_data_types` absent.
     How to fix: add the fields.
-    Data used: `implementation_fields`.
+    Data used: `implementation_fields`, `layout.implementation_json`.
     """
     meas = _meas(ctx)
     if meas is None or not meas.listing.exists:
+        return
+    if meas.impl_json_name is None and rules.layout.implementation_json:
+        name = rules.layout.implementation_json
+        yield finding(f"{meas.rel}/{name}", f"{name} is missing", expected=name, actual="missing",
+                      hint="describe the implementation (data types, weights, transformations) there")
         return
     if meas.impl_json_name is None:
         yield finding(meas.rel, f"no {ctx.system.system}*.json implementation description",

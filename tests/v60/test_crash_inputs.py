@@ -101,7 +101,17 @@ def l10_non_utf8_accuracy_txt(root):
     return _wan(root), {"AC003"}
 
 
-CASES = [l1_missing_performance_log, l2_missing_accuracy_log, l3_missing_system_json, l5_unknown_model_folder,
+def measurements_json_missing(root):
+    os.remove(os.path.join(_wan(root), "measurements.json"))
+    return _wan(root), {"MS003"}
+
+
+def src_missing(root):
+    shutil.rmtree(os.path.join(root, KRAI, "src"))
+    return _wan(root), {"MS004"}
+
+
+CASES = [measurements_json_missing, src_missing, l1_missing_performance_log, l2_missing_accuracy_log, l3_missing_system_json, l5_unknown_model_folder,
          l5_stray_folder_in_model, l6_invalid_system_type, l7_invalid_system_json, l7_invalid_measurements_json,
          l8_line_without_marker, l9_marker_with_invalid_json, l10_non_utf8_byte, l10_non_utf8_accuracy_txt]
 
