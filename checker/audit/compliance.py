@@ -380,7 +380,7 @@ def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None,
             if test == "TEST07":
                 compliance_v6.check_test07(ctx, test_dir, rule, seeds)
             elif test == "TEST08":
-                compliance_v6.check_test08(ctx, test_dir, rule)
+                compliance_v6.check_test08(ctx, test_dir, rule, seeds)
             else:
                 compliance_v6.check_test09(ctx, test_dir, rule, seeds)
 

@@ -177,7 +177,7 @@ def _accuracy_run_count(ctx: _Ctx) -> int | None:
     return None
 
 
-def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
+def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
     test = "TEST08"
     ne = rule.ne_match
     assert ne is not None
@@ -195,6 +195,8 @@ def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
         count = _accuracy_run_count(ctx)
         if count is not None and "num_acc_log_entries" in c and c["num_acc_log_entries"] != count:
             issues.append(v6.FigureIssue("num_acc_log_entries", count, c["num_acc_log_entries"]))
+    if os.path.isfile(os.path.join(test_dir, PERF_DIR, "mlperf_log_detail.txt")):
+        check_run_log(ctx, test, test_dir, rule, seeds)  # the official flow keeps only the verify file
     # recompute from both logs when the tree holds them whole
     verdict = None
     acc = _log_reader(ctx, test, os.path.join(ctx.result_dir, "accuracy", ACC_LOG), "the accuracy run's log")

@@ -81,7 +81,7 @@ def check_run_folder(folder: str, record: dict) -> Report:
     notes = "; ".join(record.get("notes") or [])
     reason = f"compliance-test run folder ({MARKER}: {plan['test']} {model} {plan['scenario']})"
     report = Report(root=os.path.abspath(folder), round=plan["round"],
-                    round_reason=reason + (f"; {notes}" if notes else ""), profile="official",
+                    round_reason=reason + (f"; {notes}" if notes else ""), profile="default",
                     results=[result], findings=sorted(stamped, key=Finding.sort_key),
                     checks_run=len(CODES))
     return report

@@ -46,7 +46,9 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
               "an Offline TEST04 log under Server/.", "run the test in the result's scenario.", False),
     "CP009": ("A compliance test run used the wrong random seeds.",
               "the effective seeds of the test run: the round's seeds, or the alternate TEST05 seeds.",
-              "official checker J3/G7 (TEST05 seeds for TEST05).", "TEST05 run with the official seeds.",
+              "official checker J3/G7 (TEST05 seeds for TEST05); the TEST07/08/09 runs (v6.0+) too, which the "
+              "official checker never reads (a published TEST07 log with all seeds 0 passed).",
+              "TEST05 run with the official seeds.",
               "run the test with the round's audit.config.", False),
     "CP010": ("A compliance test run does not show the audit.config settings.",
               "the test run's detail log carries the settings the test's audit.config sets.",

@@ -236,3 +236,14 @@ def test_real_v61_e2e_rag_qna_test09_passes_saying_what_it_could_not_recompute()
     found = _verify(res, root, "v6.1")
     assert codes(found) == ["CP020"]  # the round's TEST09 folder ships no accuracy log
     assert "TEST09" in found[0].message
+
+
+def test_test08_run_log_is_checked_when_shipped(tmp_path):
+    res = gen.build("CP028", str(tmp_path), honest=True)
+    detail = os.path.join(res, "TEST08", "performance", "run_1", "mlperf_log_detail.txt")
+    os.makedirs(os.path.dirname(detail))
+    with open(detail, "w", encoding="utf-8") as handle:
+        handle.write(gen.run_detail("v6.0", "Server", effective_accuracy_log_sampling_target=4096,
+                                    effective_qsl_rng_seed=0))
+    found = _verify(res, str(tmp_path), "v6.0", ("TEST08",))
+    assert codes(found) == ["CP009"]
