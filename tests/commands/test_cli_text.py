@@ -45,7 +45,7 @@ def test_audit_run_without_loadgen_names_the_extra(tmp_path, monkeypatch):
 
     monkeypatch.setattr(runner_module, "loadgen_available", lambda: False)
     result = run("audit", "run", "TEST04", "--sut", "fixtures.suts.honest:make_sut", "--model", "resnet50",
-                 "--scenario", "Offline", "--out", tmp_path / "out", "--round", "v5.1")
+                 "--scenario", "Offline", "--out", tmp_path / "out", "--accept-installed-seeds")
     assert result.exit_code == 2
     assert "pip install 'mlpc[audit]'" in " ".join(result.stderr.split())
     assert not (tmp_path / "out").exists()
