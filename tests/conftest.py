@@ -17,6 +17,14 @@ def base_tree(tmp_path) -> str:
     return str(root)
 
 
+def missing_tool(message: str):
+    """Skip a test whose tool (a browser, pre-commit) is not installed; under CI (``CI=true``, as CI
+    services and .ci/run set it) fail instead, since CI installs it and must run the test."""
+    if os.environ.get("CI", "").strip().lower() in ("true", "1"):
+        pytest.fail(f"{message}; CI=true, so this test must run, not skip", pytrace=False)
+    pytest.skip(message)
+
+
 def real_tree(name: str) -> str:
     path = os.path.join(REAL, name)
     if not os.path.isdir(path):

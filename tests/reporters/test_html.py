@@ -1,7 +1,8 @@
 """index.html: self-contained and offline; in headless Chromium the script builds the tables and the
 URL-hash filter hides the rows that do not match.
 
-The browser tests skip when no Chromium is installed (Debian: `apt-get install -y chromium`).
+The browser tests skip when no Chromium is installed (Debian: `apt-get install -y chromium`), and fail
+instead under CI (CI=true: .ci/run installs Debian's chromium).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from html.parser import HTMLParser
 import pytest
 
 from checker.reporters import html as html_report
+from tests.conftest import missing_tool
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -25,7 +27,7 @@ def _browser() -> str:
         found = shutil.which(name)
         if found:
             return found
-    pytest.skip("headless Chromium not found (Debian: apt-get install -y chromium); browser test skipped")
+    missing_tool("headless Chromium not found (Debian: apt-get install -y chromium); browser test skipped")
 
 
 def _island(page: str) -> dict:
