@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from checker.loaders.endpoint import EndpointCtx
 from checker.loaders.fs import Listing
 from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
@@ -178,6 +179,7 @@ class ResultCtx:
     round_name: str = ""
     submission_root: str = ""  # absolute path of the submission root (for verifiers that read files)
     leftover_dirs: tuple[str, ...] = ()  # folders of an older layout inside the result folder (layout.leftover_result_dirs)
+    endpoint: EndpointCtx | None = None  # the parsed files of an endpoint result (no LoadGen logs), v6.1+
 
     @property
     def result_id(self) -> str:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from checker.checks import (
-    accuracy, bandwidth, compliance, duplicate_keys, measurements, performance, plausibility, power, structure, system,
+    accuracy, bandwidth, compliance, duplicate_keys, endpoint, measurements, performance, plausibility, power,
+    structure, system,
 )
 
 ALL_CHECKS = (
@@ -15,6 +16,7 @@ ALL_CHECKS = (
     + performance.CHECKS
     + power.CHECKS
     + compliance.CHECKS
+    + endpoint.CHECKS
     + bandwidth.CHECKS
     + plausibility.CHECKS
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from checker.context import ResultCtx
+from checker.metrics.endpoint import endpoint_value
 from checker.models.rules import RoundRules
 
 NS_PER_MS = 1e6
@@ -52,6 +53,8 @@ def unit_for(rules: RoundRules, mlperf_model: str, scenario: str) -> str | None:
 def result_value(ctx: ResultCtx, rules: RoundRules) -> ResultValue:
     """The value reported for the directory scenario (official G2 + H)."""
     dir_scenario = ctx.scenario
+    if ctx.endpoint is not None:
+        return _endpoint_value(ctx, rules)
     log = ctx.perf.log if ctx.perf else None
     if log is None or dir_scenario is None:
         return ResultValue(None, None, False, None, "no parsed performance log")
@@ -97,3 +100,21 @@ def _inferred(log, dir_scenario: str, log_scenario: str, unit) -> ResultValue:
         return ResultValue(p99 * 8 / NS_PER_MS, "early_stopping_latency_ms", True, unit,
                            formula="8 * SingleStream p99 early-stopping latency (ms)")
     return ResultValue(None, None, True, unit, f"{dir_scenario} cannot be inferred from {log_scenario}")
+
+
+def _endpoint_value(ctx: ResultCtx, rules: RoundRules) -> ResultValue:
+    """An endpoint result's value as the published v6.1 table has it: tokens/s for LLMs, qps otherwise,
+    the mean latency for SingleStream (``models.*.endpoint.result_metric``, else ``endpoint.result_metric``)."""
+    scenario = ctx.scenario
+    if scenario is None:
+        return ResultValue(None, None, False, None, "not a scenario folder")
+    model = rules.models.get(ctx.mlperf_model)
+    own = model.endpoint.result_metric if model and model.endpoint else {}
+    metric = own.get(scenario) or (rules.endpoint.result_metric.get(scenario) if rules.endpoint else None)
+    unit = unit_for(rules, ctx.mlperf_model, scenario)
+    if metric is None:
+        return ResultValue(None, None, False, unit, f"no endpoint result metric for {scenario}")
+    value, formula = endpoint_value(ctx.endpoint.summary, metric, unit)
+    if value is None:
+        return ResultValue(None, metric, False, unit, f"{formula} missing from result_summary.json")
+    return ResultValue(float(value), metric, False, unit, formula=f"result_summary.json {formula}")

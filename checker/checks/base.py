@@ -18,6 +18,7 @@ SCOPES = ("root", "division", "submitter", "system", "model", "result", "round")
 CATEGORIES = {
     "ST": "structure", "SY": "system", "PF": "performance", "AC": "accuracy", "MS": "measurements",
     "CP": "compliance", "PW": "power", "BW": "bandwidth", "PL": "plausibility", "TL": "tool",
+    "EP": "endpoint",
 }
 
 

@@ -246,13 +246,18 @@ def model_not_in_round(ctx, rules):
     model of the round.
     Why: official checker D2.
     Failing example: `closed/X/results/sys/my-resnet/`.
+    A model an earlier round had is named with the round that dropped it (v6.1: llama2-70b-99,
+    mixtral-8x7b, llama3.1-405b, retinanet, pointpainting).
     How to fix: use the official folder name, or submit it in the open division.
-    Data used: `models`, `model_aliases`, `model_heuristics`.
+    Data used: `models`, `model_aliases`, `model_heuristics`, `removed_models`.
     """
     if ctx.division in ("closed", "network") and ctx.mlperf_model not in rules.models:
-        yield finding(ctx.rel, f"'{ctx.model_dir}' is not a model of round {rules.round}",
+        dropped = rules.removed_models.get(ctx.mlperf_model)
+        why = f": {ctx.mlperf_model} was dropped in round {dropped}" if dropped else ""
+        yield finding(ctx.rel, f"'{ctx.model_dir}' is not a model of round {rules.round}{why}",
                       expected=_listing(sorted(rules.models), 20), actual=ctx.model_dir,
-                      hint="rename the folder to an official model or move it to open/")
+                      hint="submit it in an earlier round's rules or in the open division" if dropped
+                      else "rename the folder to an official model or move it to open/")
 
 
 @check("ST015", "model-not-for-system-type", "model")

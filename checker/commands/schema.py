@@ -74,6 +74,30 @@ def export(
         _out().file.write(text)
 
 
+def render_endpoint_schemas() -> dict[str, str]:
+    """The JSON Schemas of the endpoint result files, by file name, exactly as committed under ``schemas/``."""
+    from checker.models.endpoint import json_schemas
+
+    return {f"{name}.schema.json": json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
+            for name, schema in json_schemas().items()}
+
+
+@app.command("export-endpoint")
+def export_endpoint(
+    output: str = typer.Option("schemas", "--output-dir", "-o", help="Folder to write the schemas into."),
+) -> None:
+    """Write the JSON Schemas of the endpoint result files (config.yaml, result_summary.json,
+    accuracy_results.json, final_snapshot.json, the audit JSON), one file each."""
+    os.makedirs(output, exist_ok=True)
+    for name, text in render_endpoint_schemas().items():
+        path = os.path.join(output, name)
+        tmp = f"{path}.tmp{os.getpid()}"
+        with open(tmp, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+        Console(stderr=True).print(f"schema written to {path}")
+
+
 def _pointer(path: Iterable) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 

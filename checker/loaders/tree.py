@@ -20,6 +20,7 @@ from checker.loaders.accuracy_log import (
     TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, is_truncated_shape, parse_accuracy_json_entries,
     sha256_file,
 )
+from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remember
 from checker.metrics.power import parse_spl
@@ -431,4 +432,6 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
         code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
         power=power, round_name=rules.round, submission_root=box.root, leftover_dirs=leftovers,
+        endpoint=load_endpoint(box, rel, rules.endpoint) if rules.endpoint and is_endpoint(box, rel, rules.endpoint)
+        else None,
     )

@@ -49,6 +49,29 @@ class TokenLimits(_Strict):
     tpot_ns: int
 
 
+class EndpointAccuracy(_Strict):
+    """The accuracy gate of an endpoint result: the round's target, on the target's own scale."""
+
+    metric: str  # the round's metric name (for messages)
+    targets: dict[str, float]  # scenario -> target; "default" for every other scenario
+    scale: Literal["fraction", "percent"]  # the scale of the targets
+    expression: str | None = None
+    # False when the round never related the endpoint scorer's number to this target (the official
+    # endpoint path does not gate the model); a miss is then reported by its own code
+    established: bool = True
+
+
+class ModelEndpoint(_Strict):
+    """What an endpoint result (``inference-endpoint`` files instead of LoadGen logs) of this model must show."""
+
+    accuracy: EndpointAccuracy | None = None
+    # scenario -> accuracy samples, where a scenario differs from the model's accuracy_sample_count / dataset_size
+    accuracy_sample_count: dict[str, int] = Field(default_factory=dict)
+    latency_bounds_ns: dict[str, int] = Field(default_factory=dict)  # scenario -> bound on the ES latency percentile
+    test09_osl_bounds: list[float] | None = None  # [low, high] on output_sequence_lengths.avg (inclusive)
+    result_metric: dict[str, str] = Field(default_factory=dict)  # scenario -> qps | tps | latency_avg
+
+
 class ModelRules(_Strict):
     required_scenarios: dict[str, list[str]]  # system type -> scenarios
     optional_scenarios: dict[str, list[str]] = Field(default_factory=dict)
@@ -71,6 +94,8 @@ class ModelRules(_Strict):
     compliance_tests: list[str] = Field(default_factory=list)
     extra_accuracy_images: list[str] = Field(default_factory=list)
     loadgen_name: str | None = None  # name used in mlperf.conf / user.conf keys
+    endpoint: ModelEndpoint | None = None  # may be measured through an inference endpoint (v6.1+)
+    min_duration_ms: int | None = None  # overrides the round's min_duration_ms (v6.1 e2e-rag: exempt)
 
 
 class SystemFields(_Strict):
@@ -166,6 +191,31 @@ class PublishedTable(_Strict):
     empty_values: list[str] = Field(default_factory=list)  # field texts the table publishes as missing
     missing: Literal["empty", "null"] = "empty"  # how a missing field is published
     decimals: int = 10  # Result is rounded to this many decimal places
+class EndpointRules(_Strict):
+    """Where a round's endpoint results keep their files and how they are read (v6.1+)."""
+
+    loadgen_markers: list[str]  # a scenario folder holding one of these is a LoadGen result
+    config_files: list[str]  # candidates, in order of preference (paths inside the scenario folder)
+    summary_files: list[str]
+    accuracy_files: list[str]
+    snapshot_files: list[str]
+    layouts: dict[str, str]  # where result_summary.json was found -> the layout's name
+    audit_dir: str
+    audit_tests: dict[str, str]  # compliance test -> audit name (audit/audit_<name>.json)
+    audit_verify_files: dict[str, str]  # audit name -> its verification line file
+    audit_subruns: dict[str, list[str]]  # audit name -> [reference phase, audited phase] folders
+    audit_thresholds: dict[str, float]  # scenario -> threshold the audit must use
+    required_audits: list[str]  # compliance tests whose audit file must exist (others: checked if present)
+    max_file_bytes: int
+    score_scales: dict[str, Literal["fraction", "percent"]]  # scorer (eval_method) -> scale of its score
+    metric_rel_tolerance: float  # reported qps / tps vs recomputed
+    latency_percentile: dict[str, str]  # scenario -> early-stopping percentile key gated against the bounds
+    early_stopping_floor: dict[str, int]  # percentile key -> fewest samples that give an estimate
+    config_types: dict[str, list[str]]  # scenario -> accepted config.yaml type / benchmark_mode
+    load_patterns: dict[str, list[str]]  # scenario -> accepted settings.load_pattern.type
+    streaming_scenarios: list[str]  # scenarios where a model with TTFT/TPOT limits must stream
+    result_metric: dict[str, str]  # scenario -> qps | tps | latency_avg (models may override)
+    also_run: list[str]  # codes of LoadGen-result checks that apply to endpoint results too
 
 
 class RoundRules(_Strict):
@@ -209,6 +259,7 @@ class RoundRules(_Strict):
     model_aliases: dict[str, str]
     model_heuristics: list[list[str]]  # [substring, model], tried in order
     models: dict[str, ModelRules]
+    removed_models: dict[str, str] = Field(default_factory=dict)  # model of an earlier round -> round that dropped it
     accuracy_patterns: dict[str, str]
     result_fields: dict[str, str]  # scenario -> log key
     units: dict[str, str]  # scenario -> unit
@@ -224,7 +275,13 @@ class RoundRules(_Strict):
     published_table: PublishedTable | None = None
     # v6.1: a power system's nameplate power YAML, relative to <division>/<submitter>/ (rounds-v6.md 6.2)
     nameplate_power_path: str | None = None
+    endpoint: EndpointRules | None = None  # rounds that accept endpoint results (v6.1+)
     severities: dict[str, SeverityName]
     # severity overrides a named profile applies in this round (`--profile official`: the official checker's
     # verdicts where they differ from the rules)
     profiles: dict[str, dict[str, SeverityName]] = Field(default_factory=dict)
+
+    def min_duration_for(self, mlperf_model: str) -> int:
+        """The minimum run duration (ms) of a model: its own override, else the round's."""
+        model = self.models.get(mlperf_model)
+        return model.min_duration_ms if model is not None and model.min_duration_ms is not None else self.min_duration_ms

@@ -25,10 +25,12 @@ SEEDS = {
     "v4.1": (3066443479025735752, 10688027786191513374, 14962580496156340209),
     "v5.0": (6023615788873153749, 15036839855038426416, 9933818062894767841),
     "v5.1": (1780908523862526354, 14771362308971278857, 18209322760996052031),
+    "v6.1": (2085463073848966840, 2747215439041700203, 16159082839903944936),
 }
 TEST05_SEEDS_V41 = (16799458546791641818, 5453809927556429288, 5435552105434836064)
 # Which mlcommons-loadgen releases write which round's seeds (DESIGN.md, "Tests").
-LOADGEN_RELEASE = {"v4.1": r"^4\.1\.30\b", "v5.0": r"^5\.0\.(1[2-9]|20)\b", "v5.1": r"^(5\.0\.22|5\.1\.2)\b"}
+LOADGEN_RELEASE = {"v4.1": r"^4\.1\.30\b", "v5.0": r"^5\.0\.(1[2-9]|20)\b", "v5.1": r"^(5\.0\.22|5\.1\.2)\b",
+                   "v6.1": r"^6\.0\.1[67]\b"}
 SCENARIOS = ("SingleStream", "MultiStream", "Offline", "Server")
 MODES = ("performance", "accuracy")
 SEED_KEYS = ("effective_qsl_rng_seed", "effective_sample_index_rng_seed", "effective_schedule_rng_seed")
