@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import struct
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -174,18 +175,6 @@ def test08_rule_passes(counts: dict) -> bool | None:
     return counts["num_ne_mismatch"] == 0 and counts["num_matched"] > 0 and counts["num_unmatched"] == 0
 
 
-def _floats(entry: OutputEntry) -> np.ndarray | None:
-    raw = entry.raw if entry.raw is not None else None
-    if raw is None:
-        try:
-            raw = bytes.fromhex(entry.data)
-        except ValueError:
-            return None
-    if len(raw) % 4:
-        return None
-    return np.frombuffer(raw, dtype="<f4").astype(np.float64)
-
-
 def normalized_entropy(pred: np.ndarray, label: np.ndarray, weight: np.ndarray, clip: float) -> float:
     """Weighted cross-entropy divided by the entropy of the weighted mean label times the total weight."""
     p = np.clip(pred, clip, 1 - clip)
@@ -210,48 +199,76 @@ class Test08Verdict:
     reasons: tuple[str, ...] = ()
 
 
+def _key(values_head: bytes) -> tuple[int, int] | None:
+    if len(values_head) < 8:
+        return None
+    ts, query = struct.unpack("<2f", values_head[:8])
+    if not (math.isfinite(ts) and math.isfinite(query)):
+        return None
+    return int(ts), int(query)
+
+
+def _raw(entry: OutputEntry) -> bytes | None:
+    if entry.raw is not None:
+        return entry.raw
+    try:
+        return bytes.fromhex(entry.data)
+    except ValueError:
+        return None
+
+
 def verify_test08(accuracy_entries: Iterable[OutputEntry], performance_entries: Iterable[OutputEntry],
                   rule: NeMatchRule) -> Test08Verdict:
-    """Recompute TEST08 from the accuracy run's log and the performance run's log."""
+    """Recompute TEST08 from the accuracy run's log and the performance run's log.
+
+    The performance log (a sample of a few thousand outputs) is read first; the accuracy log (every
+    sample of the dataset) is then streamed and only the entries a performance output matches are
+    decoded as float32 arrays."""
+    perf: dict[tuple[int, int], list[bytes]] = {}
+    n_perf = malformed = 0
+    for entry in performance_entries:
+        n_perf += 1
+        raw = _raw(entry)
+        key = _key(raw) if raw is not None and len(raw) % 4 == 0 and len(raw) >= 12 else None
+        if key is None:
+            malformed += 1
+            perf.setdefault((-1, -1), []).append(b"")  # counted unmatched below
+            continue
+        perf.setdefault(key, []).append(raw)
+    n_acc = 0
     acc: dict[tuple[int, int], tuple[float, int, np.ndarray]] = {}  # NE, candidate size, labels+weights
-    n_acc = malformed = 0
     for entry in accuracy_entries:
         n_acc += 1
-        values = _floats(entry)
+        raw = _raw(entry)
+        key = _key(raw) if raw is not None else None
+        if key is None or key not in perf or key in acc:
+            if key is None:
+                malformed += 1
+            continue
+        values = np.frombuffer(raw, dtype="<f4").astype(np.float64) if len(raw) % 4 == 0 else None
         if values is None or len(values) < 6 or (len(values) - 3) % 3:
             malformed += 1
             continue
         n = (len(values) - 3) // 3
-        key = (int(values[0]), int(values[1]))
         acc[key] = (normalized_entropy(values[2:2 + n], values[2 + n:2 + 2 * n], values[2 + 2 * n:2 + 3 * n],
                                        rule.clip), n, values[2 + n:2 + 3 * n])
-    n_perf = matched = unmatched = mismatch = 0
+    matched = unmatched = mismatch = 0
     bad: list[tuple[int, int]] = []
     tol = rule.tolerance_pct / 100.0
-    for entry in performance_entries:
-        n_perf += 1
-        values = _floats(entry)
-        if values is None or len(values) < 3:
-            malformed += 1
-            unmatched += 1
-            continue
-        key = (int(values[0]), int(values[1]))
+    for key, outputs in perf.items():
         ref = acc.get(key)
         if ref is None:
-            unmatched += 1
+            unmatched += len(outputs)
             continue
-        matched += 1
         ref_ne, n, labels_weights = ref
-        preds = values[2:]
-        if len(preds) != n:
-            ne = None
-        else:
-            ne = normalized_entropy(preds, labels_weights[:n], labels_weights[n:], rule.clip)
-        if ne is None or (ne == 0) != (ref_ne == 0) or (
-                ref_ne != 0 and abs(ne - ref_ne) / abs(ref_ne) > tol):
-            mismatch += 1
-            if len(bad) < 20:
-                bad.append(key)
+        for raw in outputs:
+            matched += 1
+            preds = np.frombuffer(raw, dtype="<f4").astype(np.float64)[2:]
+            ne = normalized_entropy(preds, labels_weights[:n], labels_weights[n:], rule.clip) if len(preds) == n else None
+            if ne is None or (ne == 0) != (ref_ne == 0) or (ref_ne != 0 and abs(ne - ref_ne) / abs(ref_ne) > tol):
+                mismatch += 1
+                if len(bad) < 20:
+                    bad.append(key)
     counts = dict(num_acc_log_entries=n_acc, num_perf_log_entries=n_perf, num_matched=matched,
                   num_unmatched=unmatched, num_ne_mismatch=mismatch)
     reasons = []
