@@ -18,11 +18,15 @@ from checker.metrics.power import SplParse
 
 @dataclass(frozen=True)
 class ParsedLog:
-    """A detail log, or why it could not be parsed."""
+    """A detail log, or why it could not be parsed, and the summary log beside it."""
 
     rel: str
     log: DetailLog | None = None
     error: str | None = None
+    # the mlperf_log_summary.txt next to it (LoadGen's digest of the same run), when the detail log parsed
+    summary_rel: str | None = None
+    summary: dict[str, str] | None = None
+    summary_error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -135,6 +139,7 @@ class AccuracyCtx:
     log_list_error: str | None = None  # logs <= the size limit that are not truncated: why they are not a complete
     #                                    JSON list of LoadGen entries (None: a complete list, or not examined)
     log_read_error: str | None = None  # the log could not be read (permissions, I/O error)
+    log_entries: int | None = None  # entries of a complete log within the size limit (None: not counted)
     detail: ParsedLog | None = None
     image_names: tuple[str, ...] | None = None  # files under accuracy/images, None if no such dir
 

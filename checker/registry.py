@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from checker.checks import (
-    accuracy, bandwidth, compliance, duplicate_keys, endpoint, measurements, performance, plausibility, power,
-    structure, system,
+    accuracy, bandwidth, compliance, duplicate_keys, endpoint, log_record, measurements, performance, plausibility,
+    power, structure, system,
 )
 
 ALL_CHECKS = (
@@ -14,6 +14,7 @@ ALL_CHECKS = (
     + measurements.CHECKS
     + accuracy.CHECKS
     + performance.CHECKS
+    + log_record.CHECKS
     + power.CHECKS
     + compliance.CHECKS
     + endpoint.CHECKS

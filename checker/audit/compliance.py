@@ -46,6 +46,7 @@ CP026   test01-accuracy-log-inconsistent             TEST01: the accuracy-mode l
 CP027   test07-score-below-threshold                 TEST07: the accuracy score on the compliance dataset is below the round's threshold
 CP028   test08-outputs-not-reproduced                TEST08: performance-run outputs unmatched or with a different normalised entropy
 CP029   test09-mean-output-length-out-of-bounds      TEST09: the mean output length is outside the round's bounds
+CP030   compliance-summary-detail-mismatch           a test run's summary log disagrees with its detail log
 ======  ===========================================  ==============================================
 """
 
@@ -60,6 +61,7 @@ from typing import Iterator
 from checker.audit import verify_tests as vt
 from checker.diagnostics import Finding, Location
 from checker.loaders.loadgen_log import LogReadError, parse_detail_log, parse_summary_log
+from checker.metrics.log_digest import disagreements
 from checker.models.audit_spec import RoundAuditSpec, TestRound
 
 CODES: dict[str, str] = {
@@ -92,6 +94,7 @@ CODES: dict[str, str] = {
     "CP027": "test07-score-below-threshold",
     "CP028": "test08-outputs-not-reproduced",
     "CP029": "test09-mean-output-length-out-of-bounds",
+    "CP030": "compliance-summary-detail-mismatch",
 }
 
 PERF_DIR = os.path.join("performance", "run_1")
@@ -471,6 +474,12 @@ def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, see
         ctx.add("CP020", detail_path, f"cannot check {test} seeds: detail log unreadable ({exc})",
                 official=False, test=test)
         return
+    # the verdict above was recomputed from the summary: it stands only if the summary is the detail's digest
+    for item in disagreements(test_summary, detail) if test_summary is not None else ():
+        if not item.setting:
+            ctx.add("CP030", test_path, f"{test} summary says {item.label} = {item.summary}, its detail log says "
+                    f"{item.key} = {item.detail}", expected=f"{item.detail} (the detail log)", actual=item.summary,
+                    official=False, test=test)
     if seeds is not None:
         for mismatch in vt.compare_seeds(detail, seeds):
             ctx.add("CP009", detail_path, f"{test} run {mismatch.key} is {mismatch.actual}, expected {mismatch.expected}",

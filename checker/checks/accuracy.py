@@ -407,8 +407,84 @@ def accuracy_log_shape_invalid(ctx, rules):
                   actual=actual, hint="submit the log LoadGen wrote, truncated with `mlpc truncate`")
 
 
+@check("AC014", "accuracy-test-mode", "result", stricter=True)
+def accuracy_test_mode(ctx, rules):
+    """The accuracy run was not run in AccuracyOnly mode.
+
+    What it checks: `effective_test_mode` of `accuracy/mlperf_log_detail.txt` is `AccuracyOnly`.
+    Why: accuracy.txt must be computed from an accuracy run, which logs every sample; the logs of a
+    performance run hold no outputs to score. The official checker does not look (stricter).
+    Failing example: the performance run's logs copied into `accuracy/`.
+    How to fix: copy the accuracy run's logs.
+    Data used: none.
+    """
+    detail = ctx.accuracy.detail
+    if ctx.scenario is None or detail is None or detail.log is None:
+        return
+    mode = detail.log.get("effective_test_mode")
+    if mode is not None and mode != "AccuracyOnly":
+        yield finding(detail.rel, "accuracy run not in AccuracyOnly mode", expected="AccuracyOnly", actual=mode,
+                      hint="copy the accuracy run's logs into accuracy/")
+
+
+def _covered(ctx, model) -> tuple[str | None, int | None]:
+    """The sample count the accuracy run covered (its detail log), as AC009 reads it."""
+    detail = ctx.accuracy.detail
+    if detail is None or detail.log is None:
+        return None, None
+    for key in ("effective_accuracy_sample_count", "qsl_reported_total_count"):
+        value = detail.log.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return key, value
+    return None, None
+
+
+@check("AC015", "accuracy-log-contradicts-score", "result", stricter=True)
+def accuracy_log_contradicts_score(ctx, rules):
+    """accuracy.txt reports a score that the accuracy log next to it cannot have produced.
+
+    What it checks: when accuracy.txt reports a value for a metric of the benchmark, its
+    `mlperf_log_accuracy.json` is not empty, is a complete JSON list or the official truncated form
+    (not cut elsewhere), and, when it is a complete list, holds no more entries than the samples the
+    accuracy run covered (`effective_accuracy_sample_count`, else `qsl_reported_total_count` of the
+    accuracy detail log: LoadGen logs each sample once). All divisions.
+    Why: the score is computed from the log (rules: the accuracy script's output on the accuracy log);
+    an empty, cut or short log means the score was not computed from it. The official checker only
+    looks at the log's size (stricter).
+    Failing example: an empty `mlperf_log_accuracy.json` next to an accuracy.txt that says
+    `Accuracy = 76.5`.
+    How to fix: submit the log the accuracy run wrote (truncated with `mlpc truncate`) and the
+    accuracy.txt computed from it.
+    Data used: the models' accuracy metrics and `accuracy_patterns`, `max_accuracy_log_bytes`.
+    """
+    acc = ctx.accuracy
+    reading, model = _reading(ctx, rules)
+    if reading is None or not reading.values or acc.log_size is None or acc.log_read_error:
+        return
+    scored = ", ".join(f"{m} {v}" for m, v in sorted(reading.values.items()))
+    where = f"{acc.rel}/accuracy.txt reports {scored}"
+    if acc.log_size == 0:
+        yield finding(acc.log_rel, f"accuracy log is empty while {where}", expected="the accuracy run's log",
+                      actual="0 bytes", hint="submit the log the accuracy run wrote")
+        return
+    if acc.log_size > rules.max_accuracy_log_bytes or acc.log_truncated_shape:
+        return  # not truncated (AC005) or truncated the official way: its entries cannot be counted
+    if acc.log_list_error is not None:
+        yield finding(acc.log_rel, f"accuracy log is cut or malformed ({acc.log_list_error}) while {where}",
+                      expected="a complete LoadGen JSON list or the official truncated form",
+                      actual=f"{acc.log_size} bytes: {acc.log_list_error}",
+                      hint="submit the log the accuracy run wrote, truncated with `mlpc truncate`")
+        return
+    key, covered = _covered(ctx, model)
+    if covered is not None and acc.log_entries is not None and acc.log_entries > covered:
+        yield finding(acc.log_rel, f"accuracy log holds {acc.log_entries} entries while the accuracy run covered "
+                      f"{covered} samples ({key}) and {where}", expected=f"at most {covered} entries",
+                      actual=f"{acc.log_entries} entries", hint="submit the log the accuracy run wrote")
+
+
 CHECKS = (
     accuracy_below_target, accuracy_above_limit, accuracy_metric_missing, accuracy_hash_missing,
     accuracy_log_invalid, accuracy_run_errors, accuracy_images_missing, accuracy_invalid_open, dataset_not_covered,
     accuracy_hash_mismatch, accuracy_log_shape_invalid, accuracy_outside_official_bound, accuracy_outside_rules_bound,
+    accuracy_test_mode, accuracy_log_contradicts_score,
 )

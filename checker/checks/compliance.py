@@ -130,6 +130,13 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
     "CP026": ("TEST01: the accuracy-mode log has one sample twice with different outputs.",
               "every qsl_idx of the accuracy log has a single output.", "non-deterministic outputs make TEST01 meaningless.",
               "qsl_idx 7 logged twice with different data.", "make the SUT deterministic per sample.", True),
+    "CP030": ("A compliance test run's summary log disagrees with its detail log.",
+              "every field the test run's mlperf_log_summary.txt shares with its mlperf_log_detail.txt (scenario, mode, "
+              "validity, rates, latencies, seeds, sample counts) has the same value.",
+              "the test verdict (CP006) is recomputed from the summary, which is LoadGen's digest of the detail log; "
+              "a detail log that tells another story means one of them was edited or copied from another run.",
+              "a TEST04 detail log whose result_samples_per_second was changed while its summary was left alone.",
+              "submit the test's logs as LoadGen wrote them.", True),
 }
 
 

@@ -22,7 +22,7 @@ from checker.loaders.accuracy_log import (
 )
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
-from checker.loaders.loadgen_log import LogReadError, parse_detail_text, remember
+from checker.loaders.loadgen_log import LogReadError, parse_detail_text, parse_summary_text, remember
 from checker.metrics.power import parse_spl
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
@@ -66,9 +66,14 @@ def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
     try:
         log = parse_detail_text(text, rel)
         remember(box.abs(rel), log)
-        return ParsedLog(rel=rel, log=log)
     except LogReadError as exc:  # defensive: parse_detail_text does not raise today
         return ParsedLog(rel=rel, error=str(exc))
+    summary_rel = f"{rel.rsplit('/', 1)[0]}/mlperf_log_summary.txt"
+    if not box.is_file(summary_rel):
+        return ParsedLog(rel=rel, log=log)
+    summary_text, summary_error = box.read_text(summary_rel, limit=4 * 1024 * 1024)
+    return ParsedLog(rel=rel, log=log, summary_rel=summary_rel, summary_error=summary_error,
+                     summary=parse_summary_text(summary_text) if summary_text is not None else None)
 
 
 def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
@@ -198,8 +203,10 @@ def _log_facts(path: str, size: int, limit: int) -> dict:
         facts["log_full_sha256"] = sha256_file(path)
     if size <= limit and not facts["log_truncated_shape"]:
         try:
+            count = 0
             for _ in parse_accuracy_json_entries(path):
-                pass
+                count += 1
+            facts["log_entries"] = count
         except AccuracyLogError as exc:
             facts["log_list_error"] = str(exc)[len(exc.path) + 2:] if str(exc).startswith(exc.path) else str(exc)
         except RecursionError:

@@ -126,6 +126,13 @@ def test_a_better_number_in_one_file_shows_in_both_outputs(v60_outputs, tmp_path
     (log / "mlperf_log_detail.txt").write_text(detail.replace(old, f'"key": "result_samples_per_second", "value": '
                                                                     f'{before[rid] * 2}'))
     edited = check_tree(str(root), load_rules("v6.0"), "test")
+    # the detail log edited behind its summary: the summary is the run's digest, so this is caught (PF022)
+    assert "PF022" in {f.code for f in edited.findings if f.result_id == rid}
+    assert not next(r for r in edited.results if r.id == rid).valid
+    # both logs edited alike reach both outputs identically
+    (log / "mlperf_log_summary.txt").write_text(summary.replace(f"Samples per second: {before[rid]}",
+                                                                f"Samples per second: {before[rid] * 2}"))
+    edited = check_tree(str(root), load_rules("v6.0"), "test")
     out = bundle(edited, rules, official_csv=True)
     row = next(r for r in json.loads(out["summary_results.json"]) if rid in r["Location"])
     csv_row = next(r for r in csv.DictReader(io.StringIO(out["summary.csv"])) if rid in r["Location"])

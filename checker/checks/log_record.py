@@ -1,0 +1,76 @@
+"""The detail log is the record (PF022, PF023): a summary log that disagrees with its detail log.
+
+``mlperf_log_summary.txt`` is LoadGen's digest of ``mlperf_log_detail.txt``. The official checkers and
+the checks here read the detail log; a summary that says something else was edited or copied from
+another run, and anyone who reads it (a reviewer, a results table, a compliance script) is misled.
+"""
+
+from __future__ import annotations
+
+from checker.checks.base import check, finding
+from checker.metrics.log_digest import disagreements
+
+
+def _runs(ctx):
+    """(what, ParsedLog) of the result's performance and accuracy runs that have a detail log."""
+    if ctx.scenario is None:
+        return
+    for what, parsed in (("performance", ctx.perf), ("accuracy", ctx.accuracy.detail)):
+        if parsed is not None and parsed.log is not None and parsed.summary_rel is not None:
+            yield what, parsed
+
+
+def _findings(ctx, settings: bool):
+    for what, parsed in _runs(ctx):
+        if parsed.summary is None:
+            if not settings:
+                yield finding(parsed.summary_rel, f"{what} summary log unreadable: {parsed.summary_error}",
+                              expected="a LoadGen summary log", actual=parsed.summary_error or "unreadable")
+            continue
+        for item in disagreements(parsed.summary, parsed.log):
+            if item.setting != settings:
+                continue
+            yield finding(parsed.summary_rel,
+                          f"{what} summary says {item.label} = {item.summary}, its detail log says "
+                          f"{item.key} = {item.detail}", expected=f"{item.detail} (the detail log)",
+                          actual=item.summary, hint="submit the summary and detail logs LoadGen wrote for this run",
+                          run=what, key=item.key)
+
+
+@check("PF022", "summary-detail-mismatch", "result", stricter=True)
+def summary_detail_mismatch(ctx, rules):
+    """A summary log disagrees with the detail log of the same run.
+
+    What it checks: for the performance run (`performance/run_1/`) and the accuracy run (`accuracy/`),
+    every field `mlperf_log_summary.txt` shares with `mlperf_log_detail.txt` has the same value: scenario,
+    mode, validity, result rates, latency statistics, early stopping, seeds, sample counts and the
+    constraint flags. Rates are compared within the two logs' roundings (2 decimals, 6 significant
+    digits); MultiStream latencies are the per-query statistics.
+    Why: the summary is LoadGen's digest of the detail log, written at the same moment; the detail log
+    is the record the official checker reads, so a summary that says another thing was edited or comes
+    from another run (stricter than the official checker, which never opens the summary).
+    Failing example: `Samples per second: 2400.5` in the summary of a run whose detail log has
+    `result_samples_per_second` 2000.4.
+    How to fix: submit both logs as LoadGen wrote them for the run.
+    Data used: none (the field correspondence is LoadGen's log format).
+    """
+    yield from _findings(ctx, settings=False)
+
+
+@check("PF023", "summary-detail-settings-differ", "result", stricter=True)
+def summary_detail_settings_differ(ctx, rules):
+    """A summary log's run-length settings differ from those of its detail log.
+
+    What it checks: `min_duration (ms)`, `max_duration (ms)`, `min_query_count` and `max_query_count`
+    under "Test Parameters Used" of the summary equal the detail log's `effective_*` values, for the
+    performance and accuracy runs.
+    Why: as PF022, but published LoadGen 6.0.9 summaries differ from their own detail log in these lines
+    (v6.0 open NVIDIA Jetson-Thor), so they are reported apart, as a likely problem.
+    Failing example: `min_duration (ms): 0` in a summary whose detail log says 600000.
+    How to fix: submit both logs as LoadGen wrote them for the run.
+    Data used: none.
+    """
+    yield from _findings(ctx, settings=True)
+
+
+CHECKS = (summary_detail_mismatch, summary_detail_settings_differ)

@@ -1,0 +1,115 @@
+"""``mlperf_log_summary.txt`` is LoadGen's digest of ``mlperf_log_detail.txt``: the same run, written twice.
+
+The detail log is the record (the official checkers read only it); a summary that tells another story
+was edited, or belongs to another run. This module lists where the two disagree. Pure: no IO.
+
+LoadGen prints the detail values with 6 significant digits and the summary's rates with 2 decimals, so
+rates are compared within both roundings; counts, latencies, seeds and words must be equal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+# summary label -> detail key, for the labels LoadGen writes (results, validity, scenario, mode,
+# constraints, counts, latencies, seeds). Labels a summary does not carry are skipped.
+FIELDS: dict[str, str] = {
+    "Scenario": "effective_scenario",
+    "Mode": "effective_test_mode",
+    "Result is": "result_validity",
+    "Samples per second": "result_samples_per_second",
+    "Tokens per second": "result_tokens_per_second",
+    "Completed samples per second": "result_completed_samples_per_sec",
+    "Completed tokens per second": "result_completed_tokens_per_second",
+    "Scheduled samples per second": "result_scheduled_samples_per_sec",
+    "QPS w/ loadgen overhead": "result_qps_with_loadgen_overhead",
+    "QPS w/o loadgen overhead": "result_qps_without_loadgen_overhead",
+    "90th percentile latency (ns)": "result_90.00_percentile_latency_ns",
+    "Min latency (ns)": "result_min_latency_ns",
+    "Max latency (ns)": "result_max_latency_ns",
+    "Mean latency (ns)": "result_mean_latency_ns",
+    "Min duration satisfied": "result_min_duration_met",
+    "Min queries satisfied": "result_min_queries_met",
+    "Performance constraints satisfied": "result_perf_constraints_met",
+    "Early stopping satisfied": "early_stopping_met",
+    "Early stopping 90th percentile estimate": "early_stopping_latency_ss",
+    "samples_per_query": "effective_samples_per_query",
+    "target_qps": "effective_target_qps",
+    "target_latency (ns)": "effective_target_latency_ns",
+    "min_duration (ms)": "effective_min_duration_ms",
+    "max_duration (ms)": "effective_max_duration_ms",
+    "min_query_count": "effective_min_query_count",
+    "max_query_count": "effective_max_query_count",
+    "qsl_rng_seed": "effective_qsl_rng_seed",
+    "sample_index_rng_seed": "effective_sample_index_rng_seed",
+    "schedule_rng_seed": "effective_schedule_rng_seed",
+    "accuracy_log_rng_seed": "effective_accuracy_log_rng_seed",
+    "accuracy_log_probability": "effective_accuracy_log_probability",
+    "accuracy_log_sampling_target": "effective_accuracy_log_sampling_target",
+    "performance_sample_count": "effective_performance_sample_count",
+}
+_PERCENTILE = re.compile(r"^(\d+\.\d+) percentile latency \(ns\)$")
+# MultiStream summaries show per-query latencies under the same labels
+_PER_QUERY = {"result_min_latency_ns": "result_min_query_latency_ns", "result_max_latency_ns": "result_max_query_latency_ns",
+              "result_mean_latency_ns": "result_mean_query_latency_ns"}
+# run-length settings of "Test Parameters Used": real published summaries differ from their detail log here
+# (v6.0 open NVIDIA Jetson-Thor llama3.1-8b-edge, LoadGen 6.0.9: summary min_duration 0 and min_query_count
+# 5000 against the detail's effective 600000 and 1), so a disagreement here is a weaker signal
+SETTINGS = frozenset({"min_duration (ms)", "max_duration (ms)", "min_query_count", "max_query_count"})
+_NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    label: str  # as the summary writes it
+    key: str  # the detail log's key
+    summary: str
+    detail: Any
+
+    @property
+    def setting(self) -> bool:
+        """A run-length setting of "Test Parameters Used" (see SETTINGS), not part of the record."""
+        return self.label in SETTINGS
+
+
+def detail_key(label: str) -> str | None:
+    if label in FIELDS:
+        return FIELDS[label]
+    match = _PERCENTILE.match(label)
+    return f"result_{match.group(1)}_percentile_latency_ns" if match else None
+
+
+def _same(summary: str, detail: Any) -> bool:
+    if isinstance(detail, bool):
+        return summary.strip().lower() in (("yes", "true") if detail else ("no", "false"))
+    text = summary.strip()
+    if isinstance(detail, (int, float)):
+        if not _NUMBER.match(text):
+            return False
+        value = float(text)
+        if isinstance(detail, int) and "." not in text and "e" not in text.lower():
+            return int(text) == detail
+        # summary rates: 2 decimals; detail: 6 significant digits
+        return abs(value - detail) <= 0.0051 + 5.1e-6 * abs(detail) + 5.1e-6 * abs(value)
+    return text.replace(" ", "").lower() == str(detail).replace(" ", "").lower()
+
+
+def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
+    """Every field the summary and the detail log both carry and disagree on. ``detail`` is a
+    :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``)."""
+    out = []
+    multi = str(detail.get("effective_scenario") or "").replace(" ", "") == "MultiStream"
+    for label, text in summary.items():
+        key = detail_key(label)
+        if key is None:
+            continue
+        keys = [key]
+        if multi and key.startswith("result_") and key.endswith("latency_ns"):
+            keys.insert(0, _PER_QUERY.get(key) or key.replace("_percentile_latency_ns", "_percentile_per_query_latency_ns"))
+        values = [detail.get(k) for k in keys if detail.get(k) is not None]
+        if not values or any(_same(text, v) for v in values):
+            continue
+        out.append(Disagreement(label, keys[0] if detail.get(keys[0]) is not None else key, text, values[0]))
+    return out
