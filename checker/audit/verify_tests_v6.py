@@ -265,7 +265,8 @@ def verify_test08(accuracy_entries: Iterable[OutputEntry], performance_entries: 
             matched += 1
             preds = np.frombuffer(raw, dtype="<f4").astype(np.float64)[2:]
             ne = normalized_entropy(preds, labels_weights[:n], labels_weights[n:], rule.clip) if len(preds) == n else None
-            if ne is None or (ne == 0) != (ref_ne == 0) or (ref_ne != 0 and abs(ne - ref_ne) / abs(ref_ne) > tol):
+            if ne is None or not (math.isfinite(ne) and math.isfinite(ref_ne)) or (ne == 0) != (ref_ne == 0) or (
+                    ref_ne != 0 and abs(ne - ref_ne) / abs(ref_ne) > tol):  # a NaN output never matches
                 mismatch += 1
                 if len(bad) < 20:
                     bad.append(key)

@@ -247,3 +247,35 @@ def test_test08_run_log_is_checked_when_shipped(tmp_path):
                                     effective_qsl_rng_seed=0))
     found = _verify(res, str(tmp_path), "v6.0", ("TEST08",))
     assert codes(found) == ["CP009"]
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("code", sorted(gen.CASES))
+@pytest.mark.parametrize("junk", [b"\xff\xfe\x00binary", b"", b"TEST PASS\n" + b"x" * 1_100_000, b"[\n{ broken\n"])
+def test_junk_files_give_findings_not_exceptions(code, junk, tmp_path):
+    round_name, _, _, test = gen.CASES[code]
+    res = gen.build(code, str(tmp_path / "t"), honest=True)
+    for dirpath, _, filenames in os.walk(res):
+        for name in filenames:
+            with open(os.path.join(dirpath, name), "wb") as handle:
+                handle.write(junk)
+    found = _verify(res, str(tmp_path), round_name, (test,))
+    assert found and all(f.code.startswith("CP") and f.location.path for f in found)
+
+
+def test_test08_nan_outputs_never_match(tmp_path):
+    import struct
+
+    res = gen.build("CP028", str(tmp_path), honest=True)
+    log = os.path.join(res, "TEST08", "accuracy", "mlperf_log_accuracy.json")
+    nan = struct.pack("<6f", 0, 0, *[float("nan")] * 4).hex().upper()
+    with open(log, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    head = lines[1].split('"data" : "')[0]
+    lines[1] = head + f'"data" : "{nan}" }},'
+    with open(log, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+    found = _verify(res, str(tmp_path), "v6.0", ("TEST08",))
+    assert {"CP028", "CP021"} <= set(codes(found))
