@@ -17,6 +17,7 @@ from checker.checks.base import Check
 from checker.context import ResultCtx, RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree, load_submitter, load_top
+from checker.checks.accuracy import accuracy_reading
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
@@ -175,8 +176,10 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
     accuracy: tuple = ()
     model = rules.models.get(result.mlperf_model)
     if model and result.accuracy.accuracy_txt:
-        reading = read_accuracy(result.accuracy.accuracy_txt, rules.accuracy_patterns,
-                                [(t.metric, t.target) for t in model.accuracy], [])
+        # the accuracy checks' reading of this result (same values: upper limits add none), read again
+        # only for a folder that is not a scenario, which the checks skip
+        reading = accuracy_reading(result, rules)[0] if result.scenario else read_accuracy(
+            result.accuracy.accuracy_txt, rules.accuracy_patterns, [(t.metric, t.target) for t in model.accuracy], [])
         accuracy = tuple((m, reading.values[m]) for m, _ in [(t.metric, 0) for t in model.accuracy]
                          if m in reading.values)
     elif result.endpoint is not None and result.endpoint.accuracy is not None:

@@ -13,7 +13,10 @@ from checker.metrics.accuracy_metrics import HASH_RE, read_accuracy
 from checker.metrics.rounding import format_sig
 
 
-def _reading(ctx, rules):
+@per_context
+def accuracy_reading(ctx, rules):
+    """(the accuracy.txt reading of a result, its model rules); read once per result (also used by the
+    engine's result summary)."""
     model = rules.models.get(ctx.mlperf_model)
     acc = ctx.accuracy
     if model is None or ctx.scenario is None or acc.accuracy_txt is None:
@@ -67,7 +70,7 @@ def _accuracy_problems(ctx, rules):
     if rules.detail_log_strict and "\ufffd" in acc.accuracy_txt:
         yield "missing", finding(txt_rel, "accuracy.txt holds bytes that are not UTF-8", expected="UTF-8 text",
                                  actual="undecodable bytes", hint="write the accuracy script's output unchanged")
-    reading, model = _reading(ctx, rules)
+    reading, model = accuracy_reading(ctx, rules)
     if reading is not None:
         for fail in reading.failures:
             word = "below target" if fail.kind == "below" else "above upper limit"
@@ -185,7 +188,7 @@ def _open_without_metric(ctx, rules):
             yield finding(txt_rel, f"no accuracy metric can be read: {ctx.accuracy.accuracy_txt_error}",
                           expected="readable text", actual="unreadable")
         return
-    reading, model = _reading(ctx, rules)
+    reading, model = accuracy_reading(ctx, rules)
     if reading is None or reading.values:
         return
     yield finding(txt_rel, f"no accuracy metric of {ctx.mlperf_model} found; open accuracy is accepted only "

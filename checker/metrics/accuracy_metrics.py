@@ -36,9 +36,32 @@ class AccuracyReading:
         return not self.failures and not self.missing and self.hash_value is not None and not self.unparseable
 
 
+_META = set("\\()[].*+?{}|^$")
+
+
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> re.Pattern:
-    return re.compile(pattern)
+def _compiled(pattern: str) -> tuple[re.Pattern, str]:
+    """The compiled pattern and a text every line it matches must contain ("" when unknown).
+
+    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*``: a leading ``.*`` then a literal. On the
+    long single lines of some accuracy.txt files (90 kB in v6.0's mixtral) the leading ``.*`` makes
+    every failed match walk back over the whole line, for each metric; a line without the literal cannot
+    match, so it is skipped without running the regex. Only a pattern with no alternation gets a
+    literal, so the shortcut never changes what matches."""
+    literal = ""
+    if pattern.startswith(".*") and "|" not in pattern:
+        for char in pattern[2:]:
+            if char in _META:
+                if char in "?*{":  # the character before may be optional or repeated zero times
+                    literal = literal[:-1]
+                break
+            literal += char
+    return re.compile(pattern), literal
+
+
+def _match(pattern: str, line: str):
+    regex, literal = _compiled(pattern)
+    return None if literal and literal not in line else regex.match(line)
 
 
 def _float(text: str) -> float | None:
@@ -56,7 +79,7 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
         line = raw.rstrip("\r")
         for index, (metric, target) in enumerate(targets):
             pattern = patterns.get(metric)
-            match = _compiled(pattern).match(line) if pattern else None
+            match = _match(pattern, line) if pattern else None
             if not match:
                 continue
             found = match.group(1)
@@ -70,7 +93,7 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
                 reading.failures.append(MetricFailure(metric, target, found, "below", number))
         for metric, limit in limits:
             pattern = patterns.get(metric)
-            match = _compiled(pattern).match(line) if pattern else None
+            match = _match(pattern, line) if pattern else None
             if not match:
                 continue
             value = _float(match.group(1))

@@ -320,3 +320,40 @@ def test_detail_log_walk_on_published_logs():
 def test_trailing_space_is_what_rstrip_removes():
     spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()} - {"\n"}
     assert set(loadgen_log._TRAILING_SPACE) == spaces
+
+
+# accuracy.txt: a line without the literal that follows a pattern's leading ".*" is not run through the regex
+_ACC_PATTERNS = [".*'rouge1':\\s+'?([\\d.]+)'?.*", ".*ab?c([0-9]+)", ".*x*y([a-z])", ".*'k':\\s([\\d.]+).*",
+                 ".*ab+(c)", ".*ab{0,2}c(x)", ".*?ab(x)", ".*(?:a|b)c(\\d)", "a.*b(c)"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcxy'k:rouge1 0123456789.\t", max_size=40))
+def test_accuracy_literal_prefilter_matches_like_the_regex(line):
+    import re
+
+    from checker.metrics.accuracy_metrics import _match
+
+    for pattern in _ACC_PATTERNS:
+        plain = re.compile(pattern).match(line)
+        fast = _match(pattern, line)
+        assert (plain.group(1) if plain else None) == (fast.group(1) if fast else None), (pattern, line)
+
+
+def test_accuracy_literal_prefilter_on_the_round_patterns():
+    import re
+
+    from checker.loaders.rules import available_rounds, load_rules
+    from checker.metrics.accuracy_metrics import _compiled, _match
+
+    lines = ["{'rouge1': 45.4424, 'rouge2': 23.2859, 'gsm8k': 73.34, 'tokens_per_sample': 145.1}",
+             "WARNING:main:metric/lifetime_ne/rating: 0.8675504587396445", " 'vbench_score': 69.98",
+             "mAP=53.110%", "accuracy=76.074%, good=779, total=1024", "{\"f1\": 0.787752047599809}",
+             "x" * 5000 + "'exact_match': 83.001", "'rouge1' : 1"]
+    for name in available_rounds():
+        for pattern in load_rules(name).accuracy_patterns.values():
+            assert _compiled(pattern)[1] in pattern
+            for line in lines:
+                plain = re.compile(pattern).match(line)
+                fast = _match(pattern, line)
+                assert (plain.group(1) if plain else None) == (fast.group(1) if fast else None)
