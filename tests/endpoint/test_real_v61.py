@@ -271,3 +271,47 @@ def test_lowercase_folder_crlf_and_a_notes_file_change_nothing(v61, tmp_path):
     (root / NV / "qwen3-vl-235b-a22b" / "Server" / "NOTES.md").write_text("Run on the second rack.\n")
     after = check_tree(str(root), RULES)
     assert _verdicts(after) == _verdicts(before)
+
+
+# ---- LoadGen results of v6.1 (Intel e2e-rag) -----------------------------------------------------------
+
+INTEL = "closed/Intel/results/1-node-2S-Xeon_6787P"
+
+
+def test_e2e_rag_values_units_and_duration_exemption(v61, report):
+    by_id = {r.id: r for r in report.results}
+    qna, db = by_id[f"{INTEL}/e2e-rag-qna/Offline"], by_id[f"{INTEL}/e2e-rag-db/Offline"]
+    assert (qna.unit, db.unit) == ("Tasks/s", "Samples/s")
+    assert float(dict(qna.accuracy)["E2E_ACCURACY"]) == pytest.approx(35.9223)
+    assert float(dict(db.accuracy)["E2E_ACCURACY"]) == pytest.approx(98.1952)
+    assert not [f for f in report.findings if f.code == "PF009" and "e2e-rag" in f.message]
+
+
+def test_loadgen_summary_saying_invalid_is_an_error(v61, tmp_path):
+    root = _copy(v61, tmp_path, "closed/Intel")
+    run = root / INTEL / "e2e-rag-db" / "Offline" / "performance" / "run_1"
+    detail = run / "mlperf_log_detail.txt"
+    detail.write_text(detail.read_text().replace('"key": "result_validity", "value": "VALID"',
+                                                 '"key": "result_validity", "value": "INVALID"'))
+    summary = run / "mlperf_log_summary.txt"
+    summary.write_text(summary.read_text().replace("Result is : VALID", "Result is : INVALID"))
+    report = check_tree(str(root), RULES)
+    assert any(f.code == "PF001" and f.severity.value == "error" for f in report.findings)
+    assert not {r.id: r for r in report.results}[f"{INTEL}/e2e-rag-db/Offline"].valid
+
+
+def test_e2e_rag_db_accuracy_below_target(v61, tmp_path):
+    root = _copy(v61, tmp_path, "closed/Intel")
+    acc = root / INTEL / "e2e-rag-db" / "Offline" / "accuracy" / "accuracy.txt"
+    acc.write_text(acc.read_text().replace("Accuracy: 98.1952", "Accuracy: 97.5000", 1))
+    report = check_tree(str(root), RULES)
+    assert not {r.id: r for r in report.results}[f"{INTEL}/e2e-rag-db/Offline"].valid
+    assert any(f.code.startswith("AC") and "E2E_ACCURACY" in f.message for f in report.findings)
+
+
+def test_a_dropped_model_names_the_round_that_dropped_it(v61, tmp_path):
+    root = _copy(v61, tmp_path, "closed/Intel")
+    (root / INTEL / "e2e-rag-db").rename(root / INTEL / "llama2-70b-99")
+    report = check_tree(str(root), RULES)
+    st014 = [f for f in report.findings if f.code == "ST014"]
+    assert st014 and "dropped in round v6.1" in st014[0].message
