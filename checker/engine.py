@@ -13,6 +13,7 @@ import os
 import time
 import traceback
 
+from checker.checks.accuracy import accuracy_reading
 from checker.checks.base import Check
 from checker.context import ResultCtx, RoundCtx
 from checker.diagnostics import Finding, Location, Severity
@@ -180,8 +181,8 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         # only for a folder that is not a scenario, which the checks skip
         reading = accuracy_reading(result, rules)[0] if result.scenario else read_accuracy(
             result.accuracy.accuracy_txt, rules.accuracy_patterns, [(t.metric, t.target) for t in model.accuracy], [])
-        accuracy = tuple((m, reading.values[m]) for m, _ in [(t.metric, 0) for t in model.accuracy]
-                         if m in reading.values)
+        metrics = dict.fromkeys(t.metric for t in model.accuracy)  # a metric may have a rules and an official bound
+        accuracy = tuple((m, reading.values[m]) for m in metrics if m in reading.values)
     elif result.endpoint is not None and result.endpoint.accuracy is not None:
         # the published table's convention: the first accuracy score, bare, on its scorer's own scale
         scores = [e.score for e in result.endpoint.accuracy.scored if isinstance(e.score, (int, float))]
@@ -191,9 +192,11 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
     data = result.system.data or {}
     impl = result.measurements.impl_json if isinstance(result.measurements.impl_json, dict) else {}
     comp, comp_tests = compliance_status(result.division, tuple(model.compliance_tests) if model else (), mine)
-    targets = {t.metric: [t.target, None] for t in model.accuracy} if model else {}
+    # the bounds the rules set (an official-only bound, AC012, is not the target a reader should see)
+    targets = {t.metric: [t.target, None] for t in model.accuracy if t.source != "official"} if model else {}
     for lim in (model.upper_limits if model else ()):
-        targets.setdefault(lim.metric, [None, None])[1] = lim.limit
+        if lim.source != "official":
+            targets.setdefault(lim.metric, [None, None])[1] = lim.limit
     return ResultSummary(
         id=result.rel, division=result.division, submitter=result.submitter, system=result.system.system,
         model=result.model_dir, mlperf_model=result.mlperf_model, scenario=result.scenario or result.scenario_dir,
