@@ -13,7 +13,6 @@ import os
 import time
 import traceback
 
-from checker.checks.accuracy import accuracy_reading
 from checker.checks.base import Check
 from checker.context import ResultCtx, RoundCtx
 from checker.diagnostics import Finding, Location, Severity

@@ -461,7 +461,7 @@ def accuracy_log_contradicts_score(ctx, rules):
     Data used: the models' accuracy metrics and `accuracy_patterns`, `max_accuracy_log_bytes`.
     """
     acc = ctx.accuracy
-    reading, model = _reading(ctx, rules)
+    reading, model = accuracy_reading(ctx, rules)
     if reading is None or not reading.values or acc.log_size is None or acc.log_read_error:
         return
     scored = ", ".join(f"{m} {v}" for m, v in sorted(reading.values.items()))
