@@ -168,3 +168,21 @@ def test_progress_and_cache_folder(base_tree, tmp_path):
     api.check(base_tree, cache=tmp_path / "cache", progress=lambda done, total, unit: seen.append((done, total, unit)))
     assert seen == [(1, 1, ("closed", "Acme"))]
     assert os.listdir(tmp_path / "cache")
+
+
+def test_readme_example_runs(base_tree, monkeypatch, capsys):
+    from tests.conftest import REPO
+
+    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    section = readme.split("## Python API", 1)[1]
+    example = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(example.strip().splitlines()) < 10
+    monkeypatch.chdir(base_tree)
+    with open("waivers.yaml", "w") as handle:
+        handle.write("- code: AC001\n  path: 'closed/Acme/*'\n  reason: accepted\n")
+    _lower_accuracy(base_tree)
+    namespace: dict = {}
+    exec(compile(example, "README.md", "exec"), namespace)
+    assert isinstance(namespace["report"], Report) and isinstance(namespace["only_acme"], Report)
+    assert RESULT in capsys.readouterr().out
