@@ -147,9 +147,6 @@ def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details,
 def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help="Show severities of this round only."),
                 markdown: bool = typer.Option(False, "--markdown", help="Print the Markdown table used in README.md.")) -> None:
     """List every check: code, name, category, scope and severity per round."""
-    from rich.table import Table
-    from rich.text import Text
-
     from checker.loaders.rules import available_rounds, load_rules
     from checker.registry import ALL_CHECKS, TOOL_CODES
 
@@ -163,15 +160,11 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
 
         typer.echo(render(ALL_CHECKS, all_rules))
         return
-    table = Table(title="mlpc checks")
-    for col in ("code", "name", "category", "scope", *rounds, "summary"):
-        table.add_column(col, overflow="fold")
-    for c in ALL_CHECKS:
-        sev = [all_rules[r].severities.get(c.code, "error") for r in rounds]
-        table.add_row(c.code, c.name, c.category, c.scope, *sev, Text(c.summary + (" [stricter]" if c.stricter else "")))
-    for code, (name, summary) in TOOL_CODES.items():
-        table.add_row(code, name, "tool", "-", *[all_rules[r].severities.get(code, "error") for r in rounds], summary)
-    Console(width=200).print(table)
+    from checker.commands.terminal import output_width
+    from checker.reporters.checks_table import terminal_table
+
+    width = output_width(200)
+    Console(width=width).print(terminal_table(ALL_CHECKS, TOOL_CODES, all_rules, width))
 
 
 @app.command()

@@ -123,7 +123,10 @@ def diff(
     if fmt == DiffFormat.json:
         rendered = json.dumps(data, indent=2, default=str) + "\n"
     else:
-        console = Console(width=200, record=True, force_terminal=False, color_system=None)
+        from checker.commands.terminal import output_width
+
+        console = Console(width=output_width(200, to_terminal=False if output else None), record=True,
+                          force_terminal=False, color_system=None)
         with console.capture() as capture:
             console.print(table)
         rendered = capture.get()

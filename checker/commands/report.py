@@ -70,7 +70,8 @@ def format_for(fmt: str | None, output: str | None) -> str:
                         f"{' or '.join(suffix[1])}); change the file name or the format, or leave --format out")
     return fmt
 
-def render_format(report, fmt: str, rules, show_info: bool = False, details: bool | None = None) -> str:
+def render_format(report, fmt: str, rules, show_info: bool = False, details: bool | None = None,
+                  width: int = 160) -> str:
     """Render ``report`` in one of FORMATS (``rules``: the round's rules, for the CSV columns and
     the SARIF default levels; ``details``: every result in the text format even for a whole round)."""
     fmt = getattr(fmt, "value", fmt)
@@ -96,7 +97,7 @@ def render_format(report, fmt: str, rules, show_info: bool = False, details: boo
         return junit.render(report)
     from checker.reporters import text
 
-    return text.render(report, show_info=show_info, details=details)
+    return text.render(report, width=width, show_info=show_info, details=details)
 
 
 class ReportOutput:
@@ -124,7 +125,10 @@ class ReportOutput:
     def write(self, report, status: str | None = None) -> None:
         """Show a prepared report."""
         self.last = report  # first: a Ctrl-C while it is written still exits with this report's code
-        rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details)
+        from checker.commands.terminal import output_width
+
+        rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details,
+                                 width=output_width(160, to_terminal=False if self.output else None))
         if self.output:
             write_report(self.output, rendered)
             self.console.print(f"report written to {self.output}" + (f" · {status}" if status else ""),

@@ -12,6 +12,7 @@ from rich.text import Text
 from checker.report import Report, scope_note
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+NARROW = 120  # below this width the results table puts a result's place in one column
 DETAIL_LIMIT = 60  # larger reports (a whole round) print the one-screen verdict unless --details
 
 
@@ -45,16 +46,26 @@ def _head(report: Report) -> list:
     return parts
 
 
-def build(report: Report, show_info: bool = False, max_findings: int = 400):
-    parts = _head(report)
+def _results_table(report: Report, width: int) -> Table:
+    """One row per result; below NARROW columns the result's place is one path (division/submitter/
+    system/model/scenario), so a terminal of 80 columns still shows whole words."""
     table = Table(title="Results", show_lines=False, header_style="bold")
-    for col in ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W"):
-        table.add_column(col, overflow="fold")
+    narrow = width < NARROW
+    names = ("verdict", "result", "value", "E", "W") if narrow else \
+        ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W")
+    for col in names:
+        table.add_column(col, overflow="fold", no_wrap=col in ("verdict", "E", "W"))
     for r in report.results:
-        table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]",
-                      *(Text(str(cell)) for cell in (r.division, r.submitter, r.system, r.model, r.scenario, _value(r))),
+        where = (f"{r.division}/{r.submitter}/{r.system}/{r.model}/{r.scenario}",) if narrow else \
+            (r.division, r.submitter, r.system, r.model, r.scenario)
+        table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]", *(Text(str(c)) for c in (*where, _value(r))),
                       str(r.errors), str(r.warnings))
-    parts.append(table)
+    return table
+
+
+def build(report: Report, show_info: bool = False, max_findings: int = 400, width: int = 160):
+    parts = _head(report)
+    parts.append(_results_table(report, width))
     grouped = defaultdict(list)
     for f in report.findings:
         if f.severity.value == "info" and not show_info:
@@ -94,7 +105,7 @@ def render(report: Report, width: int = 160, show_info: bool = False, details: b
     console = Console(width=width, record=True, force_terminal=False, color_system=None)
     compact = not details and (details is not None or len(report.results) > DETAIL_LIMIT)
     with console.capture() as capture:
-        console.print(Group(*_head(report)) if compact else build(report, show_info=show_info))
+        console.print(Group(*_head(report)) if compact else build(report, show_info=show_info, width=width))
     if not compact:
         return capture.get()
     from checker.registry import ALL_CHECKS, TOOL_CODES

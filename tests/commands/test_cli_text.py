@@ -158,3 +158,42 @@ def test_no_flag_of_any_command_shows_a_value_type():
         result = CliRunner().invoke(app, path + ["--help"], env={"COLUMNS": "200"})
         assert result.exit_code == 0, path
         assert "<bool>" not in result.stdout and "{" + "path}" not in result.stdout, path
+
+
+# --------------------------------------------------------------------------- item 6: width follows the terminal
+
+
+def test_text_report_fits_80_columns():
+    result = run("check", BASE_TREE, "--no-cache", "--quiet", env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert sum(line.startswith("│ valid") for line in lines) == 2  # one row per result
+    assert any("closed/Acme/edge_sys/gptj-99/" in line for line in lines)
+
+
+def test_text_report_follows_columns_and_keeps_160_for_pipes():
+    """Finding panels span the whole width: COLUMNS sets it; output that goes to no terminal keeps 160."""
+    failing = BASE_TREE.replace("_base", "PF005")
+    for columns, width in (("130", 130), ("80", 80), (None, 160)):
+        result = run("check", failing, "--no-cache", "--quiet", env={"COLUMNS": columns})
+        assert result.exit_code == 1 and "PF005" in result.stdout
+        assert max(len(line) for line in result.stdout.splitlines()) == width, columns
+
+
+def test_checks_table_fits_80_columns():
+    result = run("checks", env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    assert max(len(line) for line in result.stdout.splitlines()) <= 80
+    assert "PF005" in result.stdout and "wrong-seeds" in result.stdout
+
+
+def test_output_width(monkeypatch):
+    from checker.commands.terminal import output_width
+
+    monkeypatch.setenv("COLUMNS", "90")
+    assert output_width(160) == 90 and output_width(160, to_terminal=False) == 90
+    monkeypatch.setenv("COLUMNS", "5")
+    assert output_width(160) == 40  # never narrower than a usable minimum
+    monkeypatch.delenv("COLUMNS")
+    assert output_width(160, to_terminal=False) == 160
