@@ -66,7 +66,9 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
 
     path = os.fspath(path)
     if not os.path.isdir(path):
-        raise MlpcError(f"{path}: not a directory")
+        from checker.loaders.fs import not_a_folder
+
+        raise MlpcError(not_a_folder(path))
     from checker.audit.run_folder import check_run_folder, read_record
 
     record = read_record(path) if git_ref is None else None

@@ -39,6 +39,20 @@ class ProfileName(str, Enum):
     smoke = "smoke"
 
 
+def _version(value: bool) -> None:
+    if value:
+        from checker.loaders.fingerprint import checker_fingerprint, version
+
+        typer.echo(f"mlpc {version()} (fingerprint {checker_fingerprint()[:16]})")
+        raise typer.Exit(0)
+
+
+@app.callback()
+def _main(show_version: bool = typer.Option(False, "--version", callback=_version, is_eager=True,
+                                            help="Print the version and the checker's fingerprint, and exit.")) -> None:
+    """Compliance checker and audit toolkit for MLPerf Inference submissions."""
+
+
 def _fail(message: str) -> None:
     err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
@@ -87,7 +101,9 @@ def check(
     from checker.commands.report import ReportOutput, format_for
 
     if not os.path.isdir(path):
-        _fail(f"{path}: not a directory")
+        from checker.loaders.fs import not_a_folder
+
+        _fail(not_a_folder(path))
     try:
         fmt = format_for(fmt.value if fmt else None, output)
     except MlpcError as exc:

@@ -243,7 +243,8 @@ def _guidance(current: Submission, audited: Submission, tolerance: Decimal) -> _
         model, scen = r.key
         a = aud_by_key.get(r.key)
         if model not in aud_models:
-            voiding.append(f"new model {r.model}")
+            if f"new model {r.model}" not in voiding:  # once per model, not once per scenario
+                voiding.append(f"new model {r.model}")
         elif a is None and not r.inferred:
             voiding.append(f"additional non-inferred scenario {r.model}/{r.scenario}")
         if r.power_measured and (a is None or not a.power_measured):

@@ -53,7 +53,9 @@ def check_round(root: Path | str, warn: Warn = lambda m: None, round_name: str |
 
     path = str(root)
     if not os.path.isdir(path):
-        warn(f"{path}: not a directory")
+        from checker.loaders.fs import not_a_folder
+
+        warn(not_a_folder(path))
         return None
     try:
         rules, reason = rules_for(path, round_name)

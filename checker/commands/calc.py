@@ -27,6 +27,7 @@ from rich.console import Console
 from checker.metrics import early_stopping as es
 from checker.metrics import inferred
 from checker.metrics.rounding import format_sig
+from checker.words import count
 
 app = typer.Typer(
     help="Calculators: LoadGen early stopping, accuracy rounding (5 significant figures, "
@@ -130,13 +131,15 @@ def early_stopping(
     out.print(f"  Server minimum queries with no over-latency query (h(0)): {es.server_min_queries(0, p)}")
     if t is not None:
         needed = es.server_min_queries(t, p)
-        out.print(f"  Server with {t} over-latency queries needs at least {needed} queries (h(t)+t)")
+        out.print(f"  Server with {count(t, 'over-latency query', 'over-latency queries')} needs at least "
+                  f"{count(needed, 'query', 'queries')} (h(t)+t)")
     if n is not None:
         budget = es.max_overlatency_allowed(n, p)
         if budget is None:
             out.print(f"  {n} queries are too few for Server even with no over-latency query")
         else:
-            out.print(f"  {n} queries allow at most {budget} over-latency queries (Server)")
+            out.print(f"  {count(n, 'query', 'queries')} allow at most "
+                      f"{count(budget, 'over-latency query', 'over-latency queries')} (Server)")
         if t is not None:
             met, needed = es.server_early_stopping(n, t, p)
             verdict = "[green]met[/]" if met else f"[red]not met[/]: run at least {needed - n} more queries"

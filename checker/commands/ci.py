@@ -20,6 +20,7 @@ import typer
 from rich.console import Console
 
 from checker.diagnostics import MlpcError
+from checker.words import count
 
 app = typer.Typer(help="Continuous integration: the GitHub Action's step and the pre-commit hook.",
                   no_args_is_help=True)
@@ -130,7 +131,8 @@ def github(
     except MlpcError as exc:
         _usage_failure(str(exc), outputs, summary)
     console.print(f"mlpc: {'FAILED' if failed else 'passed'} ({counts['results']} results, {counts['invalid']} "
-                  f"invalid, {counts['errors']} errors, {counts['warnings']} warnings; fail on {fail_on.value}s)",
+                  f"invalid, {count(counts['errors'], 'error')}, {count(counts['warnings'], 'warning')}; "
+                  f"fail on {fail_on.value}s)",
                   markup=False)
     raise typer.Exit(1 if failed else 0)
 

@@ -205,7 +205,9 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
 
     for path in (path_a, path_b):
         if not os.path.isdir(path):
-            raise MlpcError(f"{path}: not a directory (to compare commits give REPO REF_A REF_B)")
+            from checker.loaders.fs import not_a_folder
+
+            raise MlpcError(f"{not_a_folder(path)} (to compare commits give REPO REF_A REF_B)")
     cache = open_cache(use_cache, cache_dir)
     reports = []
     for path in (path_a, path_b):

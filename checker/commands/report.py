@@ -31,6 +31,7 @@ from rich.console import Console
 
 from checker.atomic_file import replace_file
 from checker.diagnostics import MlpcError, Severity
+from checker.words import count
 
 FORMATS = ("text", "json", "csv", "markdown", "sarif", "junit")
 MAX_WAIVER_BYTES = 1024 * 1024
@@ -327,7 +328,9 @@ def report(
     from checker.loaders.detect import rules_for
 
     if not os.path.isdir(path):
-        _fail(f"{path}: not a directory")
+        from checker.loaders.fs import not_a_folder
+
+        _fail(not_a_folder(path))
     try:
         if _inside(out, path):
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
@@ -349,4 +352,4 @@ def report(
     table = ", summary_results.json" if "summary_results.json" in files else ""
     _err().print(f"report written to {out}: summary.csv{table}, report.json, index.html and {packs} review pack(s); "
                  f"{counts['results']} results ({counts['valid']} valid, {counts['invalid']} invalid), "
-                 f"{counts['errors']} errors, {counts['warnings']} warnings", markup=False)
+                 f"{count(counts['errors'], 'error')}, {count(counts['warnings'], 'warning')}", markup=False)

@@ -207,3 +207,12 @@ def parse_json_keys(text: str) -> tuple[object, str | None, tuple[DuplicateKey, 
     if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     return value, None, duplicates
+
+
+def not_a_folder(path: str) -> str:
+    """The usage error for a ``path`` that should be a folder: missing, or something else."""
+    if not os.path.lexists(path):
+        return f"{path}: no such file or directory"
+    if os.path.islink(path) and not os.path.exists(path):
+        return f"{path}: a broken symbolic link"
+    return f"{path}: not a directory"

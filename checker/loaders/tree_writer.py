@@ -276,7 +276,9 @@ def check_destination(source: str, dest: str) -> tuple[str, str]:
     source = os.path.abspath(source)
     dest = os.path.abspath(dest)
     if not os.path.isdir(source):
-        raise TreeWriteError(f"{source}: not a directory")
+        from checker.loaders.fs import not_a_folder
+
+        raise TreeWriteError(not_a_folder(source))
     if os.path.lexists(dest):
         raise TreeWriteError(f"{dest} already exists; choose a new output folder (it is never overwritten)")
     real_source = os.path.realpath(source)

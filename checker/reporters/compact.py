@@ -8,6 +8,7 @@ indented line with expected / actual / how to fix when the finding has them. Pur
 from __future__ import annotations
 
 from checker.reporters.github import active_findings, check_name
+from checker.words import count
 
 
 def render(report, strict: bool = False) -> str:
@@ -22,7 +23,7 @@ def render(report, strict: bool = False) -> str:
     counts = report.counts()
     units = sorted({f"{r.division}/{r.submitter}" for r in report.results})
     verdict = "ok" if report.ok(strict) else "FAILED"
-    lines.append(f"mlpc {verdict}: {counts['results']} results of {', '.join(units) or 'no submitter'} checked "
-                 f"(round {report.round}, profile {report.profile}): {counts['invalid']} invalid, "
-                 f"{counts['errors']} errors, {counts['warnings']} warnings")
+    lines.append(f"mlpc {verdict}: {count(counts['results'], 'result')} of {', '.join(units) or 'no submitter'} "
+                 f"checked (round {report.round}, profile {report.profile}): {counts['invalid']} invalid, "
+                 f"{count(counts['errors'], 'error')}, {count(counts['warnings'], 'warning')}")
     return "\n".join(lines) + "\n"

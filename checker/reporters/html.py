@@ -19,6 +19,7 @@ import json
 from checker.diagnostics import Severity
 from checker.report import Report, results_in_scope, scope_note
 from checker.reporters.markdown import accuracy_text, compliance_text
+from checker.words import count
 
 
 def page_data(report: Report) -> dict:
@@ -176,9 +177,12 @@ SCRIPT = r"""
     });
     return node;
   }
+  // six significant figures, as the text report prints values (%.6g)
+  function shown(v) { return String(Number(Number(v).toPrecision(6))); }
+
   function resultValue(r) {
     if (r.value === null || r.value === undefined) { return "no value"; }
-    return String(r.value) + " " + (r.unit || "");
+    return shown(r.value) + " " + (r.unit || "");
   }
 
   function buildResults() {
@@ -211,7 +215,7 @@ SCRIPT = r"""
         el("td", { text: r.model === r.benchmark ? r.model : r.model + " (" + r.benchmark + ")" }),
         el("td", { text: r.scenario }),
         el("td", { "class": "num", "data-sort": num(r.value), text: resultValue(r) }),
-        el("td", { "class": "num", "data-sort": num(r.power), text: r.power === null ? "" : String(r.power) + " " + (r.power_unit || "") }),
+        el("td", { "class": "num", "data-sort": num(r.power), text: r.power === null ? "" : shown(r.power) + " " + (r.power_unit || "") }),
         el("td", { text: r.accuracy }),
         el("td", { text: r.compliance }),
         flags,
@@ -439,9 +443,9 @@ paths relative to the submission root{checker}</div>
 {warn}
 <main>
 <section class="counts" id="counts">
-<span>{counts['results']} results</span><span class="valid">{counts['valid']} valid</span>
-<span class="invalid">{counts['invalid']} invalid</span><span class="sev-error">{counts['errors']} errors</span>
-<span class="sev-warning">{counts['warnings']} warnings</span><span class="sev-info">{infos} info</span>
+<span>{count(counts['results'], 'result')}</span><span class="valid">{counts['valid']} valid</span>
+<span class="invalid">{counts['invalid']} invalid</span><span class="sev-error">{count(counts['errors'], 'error')}</span>
+<span class="sev-warning">{count(counts['warnings'], 'warning')}</span><span class="sev-info">{infos} info</span>
 <span class="muted">{waived} waived</span>
 </section>
 <noscript><p><strong>This page needs JavaScript to show its tables</strong> (no network access is used).

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from checker.report import Report, scope_note
+from checker.words import count
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 NARROW = 120  # below this width the results table puts a result's place in one column
@@ -37,7 +38,7 @@ def _head(report: Report) -> list:
     head.add_row("round", Text(f"{report.round}  ({report.round_reason})"))
     head.add_row("root", Text(report.root))
     head.add_row("results", f"{counts['results']}: [green]{counts['valid']} valid[/], [red]{counts['invalid']} invalid[/]")
-    head.add_row("findings", f"[red]{counts['errors']} errors[/], [yellow]{counts['warnings']} warnings[/], "
+    head.add_row("findings", f"[red]{count(counts['errors'], 'error')}[/], [yellow]{count(counts['warnings'], 'warning')}[/], "
                  f"[cyan]{counts['infos']} info[/]")
     head.add_row("time", f"{report.elapsed_s:.2f} s")
     if report.fingerprint:

@@ -151,8 +151,11 @@ def test_only_checks_the_submitters_holding_the_paths(base_tree, monkeypatch):
 
 
 def test_usage_errors_raise(base_tree, tmp_path):
-    with pytest.raises(MlpcError, match="not a directory"):
+    with pytest.raises(MlpcError, match="missing: no such file or directory"):
         api.check(tmp_path / "missing")
+    (tmp_path / "file").write_text("")
+    with pytest.raises(MlpcError, match="file: not a directory"):
+        api.check(tmp_path / "file")
     with pytest.raises(MlpcError, match="round"):
         api.check(base_tree, round="v0.0")
     with pytest.raises(MlpcError, match="profile"):

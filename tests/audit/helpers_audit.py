@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from checker.models.audit_inputs import ScenarioResult, Submission
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 V41 = SHARED / "v4.1"
 V51 = SHARED / "v5.1"
 

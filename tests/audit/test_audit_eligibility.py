@@ -158,6 +158,16 @@ def test_guidance_void_new_model():
     assert "exemption void" in row.reason
 
 
+def test_guidance_void_new_model_named_once():
+    """A new model with three scenarios is one reason, not the same words three times."""
+    cur = sub("Beta", "x", res("resnet50", "Offline", 1000.0), res("resnet50", "Server", 900.0),
+              res("llama3.1-8b", "Offline", 10.0), res("llama3.1-8b", "Server", 9.0),
+              res("llama3.1-8b", "Interactive", 8.0))
+    row = eligible([cur], [_audited()])[0]
+    assert row.voiding == ("new model llama3.1-8b",)
+    assert row.reason.count("new model llama3.1-8b") == 1
+
+
 def test_guidance_void_new_non_inferred_scenario_but_not_inferred_one():
     aud = sub("Acme", "aud", res("resnet50", "SingleStream", 0.5, "ms"),
               host_processor_model_name="AMD EPYC 9654", system_type="edge")

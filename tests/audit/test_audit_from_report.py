@@ -190,7 +190,7 @@ def test_unusable_trees_are_warnings(tmp_path):
     shutil.copytree(PL_FIXTURES / "PL001", root)
     assert load_submissions(root, warnings.append, round_name="v9.9") == []
     text = "\n".join(warnings)
-    assert "not a directory" in text and "cannot detect the round" in text and "v9.9" in text
+    assert "nope: no such file or directory" in text and "cannot detect the round" in text and "v9.9" in text
 
 
 def test_garbage_tree_is_checked_not_crashed(tmp_path):

@@ -197,3 +197,34 @@ def test_output_width(monkeypatch):
     assert output_width(160) == 40  # never narrower than a usable minimum
     monkeypatch.delenv("COLUMNS")
     assert output_width(160, to_terminal=False) == 160
+
+
+# --------------------------------------------------------------------------- item 10: small things
+
+
+def test_version_flag():
+    from checker.loaders.fingerprint import checker_fingerprint, version
+
+    result = run("--version")
+    assert result.exit_code == 0
+    assert result.stdout.strip() == f"mlpc {version()} (fingerprint {checker_fingerprint()[:16]})"
+
+
+def test_missing_path_is_not_called_not_a_directory(tmp_path):
+    missing = run("check", tmp_path / "nope")
+    assert missing.exit_code == 2 and "nope: no such file or directory" in _said(missing)
+    (tmp_path / "afile").write_text("x")
+    a_file = run("check", tmp_path / "afile")
+    assert a_file.exit_code == 2 and "afile: not a directory" in _said(a_file)
+
+
+def test_counts_are_singular_for_one():
+    from checker.words import count
+
+    assert [count(n, "warning") for n in (0, 1, 2)] == ["0 warnings", "1 warning", "2 warnings"]
+    result = run("calc", "early-stopping", "--percentile", "90", "--queries", "64", "--overlatency", "1")
+    assert "with 1 over-latency query needs" in result.stdout and "1 over-latency queries" not in result.stdout
+    one_warning = BASE_TREE.replace("_base", "SY007")
+    report = run("check", one_warning, "--no-cache", "--quiet")
+    assert "1 warning," in report.stdout and "1 warnings" not in report.stdout
+

@@ -20,8 +20,9 @@ from checker.loaders.accuracy_log import (
     sha256_file,
     truncate_accuracy_log,
 )
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 
 
 def _log_text(n: int, payload: str = "AB" * 40) -> str:

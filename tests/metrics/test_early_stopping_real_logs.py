@@ -15,8 +15,9 @@ from checker.metrics.early_stopping import (
     min_queries_for_percentile,
     server_min_queries,
 )
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 ROUNDS = ("v4.1", "v5.1")
 
 WANTED = {

@@ -18,8 +18,9 @@ from checker.audit import verify_tests as vt
 from checker.loaders.audit_spec import load_round_spec
 from checker.loaders import loadgen_log
 from checker.metrics import power, ptd_log
+from tests.conftest import REAL
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions")
+SHARED = REAL  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 
 
 def _real(name: str) -> list[str]:

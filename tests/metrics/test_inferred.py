@@ -16,8 +16,9 @@ from checker.metrics.inferred import (
     offline_from_multistream,
     offline_from_singlestream,
 )
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 
 
 def test_rules_examples() -> None:

@@ -27,8 +27,9 @@ from checker.metrics.plausibility import (
     server_offline_ratio,
 )
 from checker.models.audit_inputs import ScenarioResult, Submission
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 HW, WORK = default_tables()
 T = 1e12
 G = 1e9

@@ -13,10 +13,11 @@ from checker.engine import check_tree
 from checker.loaders.rules import available_rounds, load_rules
 from checker.metrics.power import parse_spl
 from checker.metrics.ptd_log import scan_ptd_log
+from tests.conftest import REAL
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "power"
-SHARED = ROOT.parent / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 CODES = [c.code for c in power.CHECKS]
 SECTIONS = ("What it checks:", "Why:", "Failing example:", "How to fix:", "Data used:", "Stricter than official:")
 

@@ -71,7 +71,7 @@ def test_existing_destination_is_refused(tmp_path, source):
 
 
 def test_usage_errors_are_clean(tmp_path, source):
-    for args, fragment in ((["infer", str(tmp_path / "nope"), "--out", str(tmp_path / "o")], "not a directory"),
+    for args, fragment in ((["infer", str(tmp_path / "nope"), "--out", str(tmp_path / "o")], "no such file"),
                            (["infer", str(source), "--out", str(tmp_path / "o"), "--round", "v9.9"], "v9.9"),
                            (["infer", str(source), "--out", str(source / "x")], "inside the source")):
         result = run(*args)

@@ -87,6 +87,7 @@ def _dump(page_path: str, tmp_path, fragment: str = "") -> _Rows:
     assert done.returncode == 0, done.stderr[-2000:]
     parsed = _Rows()
     parsed.feed(done.stdout)
+    parsed.dom = done.stdout
     assert parsed.body.get("data-mlpc-ready") == "1", "the page script did not run"
     return parsed
 
@@ -131,3 +132,24 @@ def test_browser_on_real_round(tmp_path, real41):
     assert len(shown) == sum(1 for r in real41.results if r.submitter == "NVIDIA") > 0
     assert all(r["data-submitter"] == "NVIDIA" for r in shown)
     assert dom.charts > 0
+
+
+def test_browser_shows_values_as_the_text_report(tmp_path, real41):
+    """Result values and power in the results table have six significant figures, as in the text report
+    (the page showed 7636.489583333 where the text showed 7636.49)."""
+    path = tmp_path / "index.html"
+    path.write_text(html_report.render(real41), encoding="utf-8")
+    dom = _dump(str(path), tmp_path)
+    import re
+
+    page = re.sub(r"<script.*?</script>", "", dom.dom, flags=re.S).replace("<wbr>", "")  # not its data island
+    table = re.sub(r"<[^>]*>", "|", page)  # the text a reader sees (sort keys in attributes keep every digit)
+    powered = [r for r in real41.results if r.power_value is not None]
+    assert powered
+    for r in powered:
+        assert f"{r.power_value:.6g} {r.power_unit}" in table, r.id
+        if f"{r.power_value:.6g}" != repr(r.power_value):
+            assert repr(r.power_value) not in table, r.id
+    for r in real41.results:
+        if r.value is not None:
+            assert f"|{r.value:.6g} {r.unit or ''}".rstrip() in table, r.id

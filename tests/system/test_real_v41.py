@@ -10,8 +10,9 @@ import pytest
 
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
+from tests.conftest import REAL
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 pytestmark = pytest.mark.skipif(not (SHARED / "v4.1").is_dir(), reason="../shared/real_submissions not present")
 
 

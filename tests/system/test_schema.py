@@ -13,9 +13,10 @@ from typer.testing import CliRunner
 from checker.commands import schema
 from checker.loaders.rules import available_rounds, load_rules
 from checker.models.system import json_schema, validate_system
+from tests.conftest import REAL
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("MLPC_SHARED", ROOT.parent / "shared")) / "real_submissions"
+SHARED = Path(REAL)  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
 RUNNER = CliRunner()
 
 cli = typer.Typer()
