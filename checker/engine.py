@@ -192,7 +192,8 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
     impl = result.measurements.impl_json if isinstance(result.measurements.impl_json, dict) else {}
     comp, comp_tests = compliance_status(result.division, tuple(model.compliance_tests) if model else (), mine)
     # the bounds the rules set (an official-only bound, AC012, is not the target a reader should see)
-    targets = {t.metric: [t.target, None] for t in model.accuracy if t.source != "official"} if model else {}
+    targets = {t.metric: [t.target, None] for t in model.targets_for(result.scenario)
+               if t.source != "official"} if model else {}
     for lim in (model.upper_limits if model else ()):
         if lim.source != "official":
             targets.setdefault(lim.metric, [None, None])[1] = lim.limit

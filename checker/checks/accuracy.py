@@ -21,7 +21,7 @@ def accuracy_reading(ctx, rules):
     acc = ctx.accuracy
     if model is None or ctx.scenario is None or acc.accuracy_txt is None:
         return None, model
-    targets = [(t.metric, t.target) for t in model.accuracy]
+    targets = [(t.metric, t.target) for t in model.targets_for(ctx.scenario)]
     limits = [(u.metric, u.limit) for u in model.upper_limits]
     return read_accuracy(acc.accuracy_txt, rules.accuracy_patterns, targets, limits), model
 

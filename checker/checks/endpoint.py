@@ -328,16 +328,17 @@ def _accuracy_findings(ctx, rules, established: bool):
     if mep is None or mep.accuracy is None or mep.accuracy.established != established:
         return
     spec = mep.accuracy
-    target = spec.targets.get(ctx.scenario or "", spec.targets.get("default"))
-    if target is None:
+    bound = next((t for t in model.targets_for(ctx.scenario) if t.metric == spec.metric), None)
+    if bound is None:
         return
+    target = bound.target
     value, detail = scored_accuracy(ep, spec.scale, rules.endpoint.score_scales)
     if value is None:
         yield finding(ep.accuracy_rel, f"no numeric accuracy score ({detail})", expected=f"{spec.metric} >= {target}",
                       actual="none", pointer="/accuracy_scores", hint="score the accuracy dataset with the tool")
     elif value < target:
         yield finding(ep.accuracy_rel, f"{spec.metric} {value:.6g} < {target} ({detail})",
-                      expected=f">= {target} ({spec.expression or spec.metric})", actual=f"{value:.6g}",
+                      expected=f">= {target} ({bound.expression or spec.metric})", actual=f"{value:.6g}",
                       pointer="/accuracy_scores", hint="accuracy below the round's target")
 
 
@@ -353,7 +354,8 @@ def endpoint_accuracy_below_target(ctx, rules):
     qwen3-vl, as a warning.
     Failing example: deepseek-r1 with `score` 79.9 (percent) against 80.5446.
     How to fix: fix the model or serving stack; the result cannot be submitted in closed.
-    Data used: `models.*.endpoint.accuracy`, `endpoint.score_scales`. Stricter than the official checker.
+    Data used: `models.*.accuracy` (the scenario's target), `models.*.endpoint.accuracy` (which metric, its
+    scale), `endpoint.score_scales`. Stricter than the official checker.
     """
     yield from _accuracy_findings(ctx, rules, True) or ()
 

@@ -35,6 +35,7 @@ class AccuracyTarget(_Strict):
     target: float
     expression: str | None = None  # how the target was derived, e.g. "76.46*0.99"
     source: BoundSource = "both"
+    scenarios: list[str] | None = None  # the scenario folders it applies to (None: every one); v6.1 qwen3-vl
 
 
 class AccuracyLimit(_Strict):
@@ -50,12 +51,11 @@ class TokenLimits(_Strict):
 
 
 class EndpointAccuracy(_Strict):
-    """The accuracy gate of an endpoint result: the round's target, on the target's own scale."""
+    """The accuracy gate of an endpoint result: which of the model's targets (``models.*.accuracy``) the
+    endpoint scorer's score is compared with, and the scale that target is on."""
 
-    metric: str  # the round's metric name (for messages)
-    targets: dict[str, float]  # scenario -> target; "default" for every other scenario
-    scale: Literal["fraction", "percent"]  # the scale of the targets
-    expression: str | None = None
+    metric: str  # a metric of models.*.accuracy
+    scale: Literal["fraction", "percent"]  # the scale of that target
     # False when the round never related the endpoint scorer's number to this target (the official
     # endpoint path does not gate the model); a miss is then reported by its own code
     established: bool = True
@@ -96,6 +96,10 @@ class ModelRules(_Strict):
     loadgen_name: str | None = None  # name used in mlperf.conf / user.conf keys
     endpoint: ModelEndpoint | None = None  # may be measured through an inference endpoint (v6.1+)
     min_duration_ms: int | None = None  # overrides the round's min_duration_ms (v6.1 e2e-rag: exempt)
+
+    def targets_for(self, scenario: str | None) -> list[AccuracyTarget]:
+        """The accuracy targets of a scenario folder (a target may name the scenarios it applies to)."""
+        return [t for t in self.accuracy if t.scenarios is None or scenario in t.scenarios]
 
 
 class SystemFields(_Strict):

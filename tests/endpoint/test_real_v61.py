@@ -162,6 +162,8 @@ EDITS = {
                  lambda d: d["accuracy_scores"][0].update(score=80.1), "EP010"),
     "accuracy-qwen3-vl-interactive": (f"{NV}/qwen3-vl-235b-a22b/Interactive/accuracy/accuracy_results.json",
                                       lambda d: d["accuracy_scores"][0].update(score=0.7790), "EP010"),
+    "accuracy-qwen3-vl-offline": (f"{NV}/qwen3-vl-235b-a22b/Offline/accuracy/accuracy_results.json",  # above the
+                                  lambda d: d["accuracy_scores"][0].update(score=0.7810), "EP010"),  # Interactive target
     "dataset coverage": (f"{NV}/qwen3-vl-235b-a22b/Interactive/accuracy/accuracy_results.json",
                          lambda d: d["accuracy_scores"][0].update(total_samples=4000, unit_samples=4000), "EP012"),
     "ttft percentile": (_summary("deepseek-r1", "Interactive"),
@@ -315,3 +317,10 @@ def test_a_dropped_model_names_the_round_that_dropped_it(v61, tmp_path):
     report = check_tree(str(root), RULES)
     st014 = [f for f in report.findings if f.code == "ST014"]
     assert st014 and "dropped in round v6.1" in st014[0].message
+
+
+def test_qwen3_vl_targets_per_scenario():
+    model = RULES.models["qwen3-vl-235b-a22b"]
+    assert [t.target for t in model.targets_for("Interactive")] == [0.779922]
+    assert [t.target for t in model.targets_for("Offline")] == [0.782397]
+    assert [t.target for t in model.targets_for("Server")] == [0.782397]
