@@ -86,7 +86,7 @@ def github(
                                           help="Step outputs file (verdict, exit-code, sarif, counts)."),
     workspace: Optional[str] = typer.Option(None, "--workspace", envvar="GITHUB_WORKSPACE",
                                             help="The repository's folder (paths are shown relative to it)."),
-    max_annotations: int = typer.Option(200, "--max-annotations", min=0, help="Annotate at most this many "
+    max_annotations: int = typer.Option(50, "--max-annotations", min=0, help="Annotate at most this many "
                                         "findings (errors first)."),
 ) -> None:
     """Check a submission repository in GitHub Actions (see action.yml).
@@ -160,8 +160,10 @@ def pre_commit(
     profile: ProfileName = typer.Option(ProfileName.official, "--profile", help="'smoke' for short test runs."),
     waivers: Optional[str] = typer.Option(None, "--waivers", help="Waiver file ({code, path, reason} list)."),
     strict: bool = typer.Option(False, "--strict", help="Refuse the commit on warnings too."),
+    staged: bool = typer.Option(True, "--staged/--no-staged", help="Also check the submitters of every path "
+                                "staged in git's index, deletions included (pre-commit passes no deleted file)."),
 ) -> None:
-    """Check the submitters holding FILES (the pre-commit hook; see .pre-commit-hooks.yaml).
+    """Check the submitters holding FILES and the staged paths (the pre-commit hook; .pre-commit-hooks.yaml).
 
     One line per error and warning (path: CODE severity name: message), then the verdict. Files outside
     every submitter folder only bring the root and division checks. Exit 0 passed, 1 refused, 2 usage
@@ -169,8 +171,15 @@ def pre_commit(
     from checker import api
     from checker.reporters import compact
 
+    paths = list(files or [])
     try:
-        report = api.check(root, round=round, profile=profile.value, waivers=waivers, only=files or [])
+        if staged:
+            from checker.loaders.git_tree import staged_paths
+
+            if not os.path.isdir(root):
+                raise MlpcError(f"{root}: not a directory")
+            paths += staged_paths(root)
+        report = api.check(root, round=round, profile=profile.value, waivers=waivers, only=paths)
     except MlpcError as exc:
         _err().print(f"error: {exc}", markup=False)
         raise typer.Exit(2)

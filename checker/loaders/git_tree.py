@@ -188,3 +188,19 @@ def changed_since(path: str, base: str, head: str = "HEAD") -> list[str]:
     finally:
         repo.close()
     return sorted(os.path.join(top, *p.split("/")) for p in out.split("\0") if p)
+
+
+def staged_paths(path: str) -> list[str]:
+    """The paths staged for the next commit in the repository holding ``path`` (added, changed and
+    deleted), as absolute paths in its work tree."""
+    repo, _ = open_repo(path)
+    try:
+        top = repo.working_tree_dir
+        if top is None:
+            raise MlpcError(f"{path}: a bare repository has no index")
+        out = repo.git.diff("--cached", "--name-only", "-z", "--no-renames")
+    except _git().GitError as exc:
+        raise MlpcError(f"git diff --cached failed: {exc}") from None
+    finally:
+        repo.close()
+    return sorted(os.path.join(top, *p.split("/")) for p in out.split("\0") if p)

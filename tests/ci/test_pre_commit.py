@@ -87,7 +87,7 @@ def test_hooks_run_the_pre_commit_command():
         hooks = {h["id"]: h for h in yaml.safe_load(handle)}
     assert set(hooks) == {"mlpc", "mlpc-system"}
     for hook in hooks.values():
-        assert hook["entry"] == "mlpc ci pre-commit" and hook["pass_filenames"] is True
+        assert hook["entry"] == "mlpc ci pre-commit" and hook["pass_filenames"] is True and hook["always_run"] is True
     assert hooks["mlpc"]["language"] == "python" and hooks["mlpc-system"]["language"] == "system"
 
 
@@ -122,3 +122,12 @@ def test_good_change_passes_and_only_staged_submitters_are_checked(repo, tmp_pat
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert "closed/Beta/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt:1: AC001" in refused.stdout
     assert "mlpc FAILED: 2 results of closed/Beta checked" in refused.stdout
+
+
+def test_a_commit_that_only_deletes_a_file_is_checked(repo, tmp_path):
+    # pre-commit passes no deleted file; the command reads the deletion from git's index
+    _git(repo, "rm", "-q", "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt")
+    run = _try_repo(repo, tmp_path)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "ST020 error accuracy-files-mismatch" in run.stdout
+    assert "mlpc FAILED: 2 results of closed/Acme checked" in run.stdout
