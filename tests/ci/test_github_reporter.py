@@ -76,7 +76,7 @@ def test_compact_lines():
     assert lines[0] == f"{RID}/accuracy/accuracy.txt: AC001 error accuracy-below-target: bad"
     assert lines[1] == "    how to fix: rerun"
     assert lines[2].startswith("closed/Acme/systems/sys.json:3: SY007 warning unknown-field: bad")
-    assert lines[-1].startswith("mlpc FAILED: 1 results of closed/Acme checked")
+    assert lines[-1].startswith("mlpc FAILED: 1 result of closed/Acme checked")
     clean = compact.render(_report([_finding("SY007", Severity.WARNING)]))
     assert clean.splitlines()[-1].startswith("mlpc ok:")
     assert compact.render(_report([_finding("SY007", Severity.WARNING)]), strict=True).splitlines()[-1].startswith(
