@@ -65,3 +65,42 @@ def test_committed_endpoint_schemas_are_fresh():
         assert os.path.isfile(path), f"run: mlpc schema export-endpoint -o schemas"
         with open(path, encoding="utf-8") as handle:
             assert handle.read() == text, f"stale {name}: run mlpc schema export-endpoint -o schemas"
+
+
+WAN = "closed/Acme/results/dc_sys/wan-2.2-t2v-a14b/Offline"
+BAD_INPUT = {
+    "summary is a list": ("performance/result_summary.json", "[1, 2, 3]", "EP001"),
+    "summary not UTF-8": ("performance/result_summary.json", b"\xff\xfe\x00\x01", "EP001"),
+    "scores not a list": ("accuracy/accuracy_results.json", '{"accuracy_scores": "x"}', "EP001"),
+    "entries of any type": ("accuracy/accuracy_results.json", '{"accuracy_scores": [1, "a", null, {"score": "high"}]}', "EP001"),
+    "config a list": ("config.yaml", "- a\n- b\n", "EP001"),
+    "config bad YAML": ("config.yaml", "a: [\n", "EP001"),
+    "config empty": ("config.yaml", "", "EP001"),
+    "seed a string": ("config.yaml", "type: offline\nsettings:\n  runtime:\n    scheduler_random_seed: x\n", "EP001"),
+    "audit a list": ("audit/audit_output_caching_test.json", "[]", "EP001"),
+    "audit mistyped": ("audit/audit_output_caching_test.json", '{"test": 5, "passed": "yes", "ref_qps": "fast"}', "EP001"),
+    "audit sub-run gone": ("audit/reference/performance/result_summary.json", None, "EP014"),
+    "zero window": ("performance/result_summary.json", '{"n_samples_issued": 0, "n_samples_completed": 0, '
+                    '"n_samples_failed": 0, "duration_ns": 0, "legacy_loadgen_window_duration_ns": 0, "qps": 0, '
+                    '"tps": 0, "output_sequence_lengths": {"total": 5}}', "EP013"),
+    "alias bomb": ("config.yaml", "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+                   "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c]\n", "EP006"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUT))
+def test_bad_endpoint_input_is_a_coded_finding_never_a_crash(name, tmp_path):
+    import shutil
+
+    rel, content, code = BAD_INPUT[name]
+    root = tmp_path / "tree"
+    shutil.copytree(os.path.join(FIXTURES, "_base"), root)
+    path = root / WAN / rel
+    if content is None:
+        path.unlink()
+    else:
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+    report = check_tree(str(root), RULES)
+    assert not [f for f in report.findings if f.code.startswith("TL")]
+    assert code in {f.code for f in report.findings if f.result_id == WAN}
+    assert not {r.id: r for r in report.results}[WAN].valid
