@@ -354,17 +354,29 @@ def required_scenario_missing_open(ctx, rules):
 
 
 def _missing(ctx, rules):
+    from checker.naming import canonical_scenario
+
     required, optional = allowed_scenarios(rules, ctx.mlperf_model, ctx.system.system_type)
     have = set(ctx.valid_perf_scenarios)
+    invalid = sorted({canonical_scenario(d, rules) for d in ctx.scenario_dirs} - have - {None})
+
+    def actual() -> str:
+        """Valid scenarios, and those whose folder exists but whose performance run is not valid."""
+        parts = [_listing(sorted(have))] if have else []
+        if invalid:
+            parts.append(f"{_listing(invalid)} present but invalid (performance run not valid)")
+        return "; ".join(parts) or "none"
+
     missing = [s for s in required if s not in have]
     if missing:
-        yield finding(ctx.rel, f"missing required scenarios: {', '.join(missing)}", expected=_listing(required),
-                      actual=_listing(sorted(have)) or "none", hint="add a valid result for each required scenario")
+        yield finding(ctx.rel, f"missing required scenarios: {', '.join(missing)}"
+                      + (" (present but invalid)" if set(missing) <= set(invalid) else ""),
+                      expected=_listing(required), actual=actual(), hint="add a valid result for each required scenario")
     model = rules.models.get(ctx.mlperf_model)
     for group in (model.one_of_scenarios if model else []):
         if not have.intersection(group):
             yield finding(ctx.rel, f"one of {', '.join(group)} is required", expected=" or ".join(group),
-                          actual=_listing(sorted(have)) or "none", hint="add a valid result for one of them")
+                          actual=actual(), hint="add a valid result for one of them")
 
 
 @check("ST019", "performance-files-mismatch", "result")

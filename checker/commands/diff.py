@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
+from checker.commands.report import ProfileName
 from checker.diagnostics import MlpcError
 
 DIFF_VERSION = "1"
@@ -76,12 +77,12 @@ def open_source(path: str, git_ref: str | None, use_cache: bool, cache_dir: str 
     return Source(path=checkout.path, label=checkout.label, cache=cache, commit=checkout.commit)
 
 
-def _check(path: str, round_name: str | None, cache, jobs: int):
+def _check(path: str, round_name: str | None, cache, jobs: int, profile: str = "default"):
     from checker.engine import check_tree
     from checker.loaders.detect import rules_for
 
     rules, reason = rules_for(path, round_name)
-    return check_tree(path, rules, round_reason=reason, jobs=jobs or None, cache=cache), rules
+    return check_tree(path, rules, round_reason=reason, profile=profile, jobs=jobs or None, cache=cache), rules
 
 
 def _plain(*cells) -> list[Text]:
@@ -106,6 +107,10 @@ def diff(
     cache_dir: Optional[str] = typer.Option(None, "--cache-dir", help="Cache folder (default ~/.cache/mlpc)."),
     jobs: int = typer.Option(0, "--jobs", "-j", min=0, help="Parallel worker processes (0 = automatic)."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No cache summary on stderr (shown on a terminal)."),
+    profile: ProfileName = typer.Option(ProfileName.default, "--profile",
+                                        help="Check both sides as `mlpc check --profile` does: 'official' "
+                                             "reproduces the round's official checker, 'smoke' relaxes run-length "
+                                             "limits for short test runs."),
 ) -> None:
     """Compare two commits (results added, removed, changed) or two trees (value ratios).
 
@@ -115,9 +120,9 @@ def diff(
     Exit codes: 0 done, 2 usage error (bad path or ref)."""
     try:
         if third is not None:
-            data, table = _git_diff(first, second, third, round, use_cache, cache_dir, jobs, quiet)
+            data, table = _git_diff(first, second, third, round, use_cache, cache_dir, jobs, quiet, profile.value)
         else:
-            data, table = _tree_diff(first, second, round, use_cache, cache_dir, jobs, quiet)
+            data, table = _tree_diff(first, second, round, use_cache, cache_dir, jobs, quiet, profile.value)
     except MlpcError as exc:
         _fail(str(exc))
     if fmt == DiffFormat.json:
@@ -157,7 +162,7 @@ def _brief(summary) -> dict | None:
     return None if summary is None else summary.to_dict()
 
 
-def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_dir, jobs, quiet):
+def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_dir, jobs, quiet, profile):
     from checker.cache import open_cache
     from checker.diffing import diff_commits
     from checker.loaders.git_tree import changed_paths, materialise
@@ -167,7 +172,7 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
     sides = []
     for ref in (ref_a, ref_b):
         with materialise(repo, ref) as checkout:
-            report, rules = _check(checkout.path, round_name, cache, jobs)
+            report, rules = _check(checkout.path, round_name, cache, jobs, profile)
             prefix = os.path.relpath(report.root, checkout.top).replace(os.sep, "/")
             report.root = checkout.label
         if cache is not None and not quiet and err.is_terminal:
@@ -199,7 +204,7 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
     return data, table
 
 
-def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs, quiet):
+def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs, quiet, profile):
     from checker.cache import open_cache
     from checker.diffing import compare_rounds
 
@@ -211,7 +216,7 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
     cache = open_cache(use_cache, cache_dir)
     reports = []
     for path in (path_a, path_b):
-        report, _ = _check(path, round_name, cache, jobs)
+        report, _ = _check(path, round_name, cache, jobs, profile)
         if cache is not None and not quiet and err.is_terminal:
             err.print(f"[dim]{escape(path)}: {cache_line(cache)}[/]")
             cache.take()

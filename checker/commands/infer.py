@@ -19,7 +19,8 @@ there); invalid results are neither deleted nor moved to open, and no -99 result
 
 Wiring and planning only (the plan is a pure function of the layout the loader reads); copying lives in
 :mod:`checker.loaders.tree_writer`. SRC is never written; DEST must not exist; the new tree is staged
-next to DEST and renamed at the end. Exit codes: 0 written (or dry run), 2 usage error.
+next to DEST and renamed at the end. Exit codes: 0 written (or dry run), 1 written but an inferred result
+has no usable value (say a MultiStream result of 0 ms), 2 usage error.
 """
 
 from __future__ import annotations
@@ -105,21 +106,22 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _inferred_value(path: str, target: str, model: str, rules) -> str:
-    """The value the new results folder will report, from the copied detail log (official formulas)."""
+def _inferred_value(path: str, target: str, model: str, rules) -> tuple[str, bool]:
+    """The value the new results folder will report, from the copied detail log (official formulas),
+    and whether it is a usable result (a value above zero)."""
     from checker.loaders.loadgen_log import LogReadError, parse_detail_log
     from checker.results import _inferred, unit_for
 
     try:
         log = parse_detail_log(path)
     except LogReadError as exc:
-        return f"no value ({exc})"
+        return f"no value ({exc})", False
     if log.scenario == target:
-        return "measured (not inferred)"
+        return "measured (not inferred)", True
     value = _inferred(log, target, log.scenario or "?", unit_for(rules, model, target))
     if value.value is None:
-        return f"no value ({value.problem})"
-    return f"{value.value:g} {value.unit or ''} ({value.formula})".replace("  ", " ")
+        return f"no value ({value.problem})", False
+    return f"{value.value:g} {value.unit or ''} ({value.formula})".replace("  ", " "), value.value > 0
 
 
 def infer(
@@ -160,21 +162,31 @@ def infer(
         with open_staging(source, dest) as staging:
             staging.copy_tree()
             made = 0
+            unusable: list[str] = []
             for number, step in enumerate(steps, start=1):
                 if os.path.islink(staging.abs(step.src_rel)):
                     err.print(f"note: {step.src_rel} is a link; not copied to {step.dst_rel}", markup=False)
                     continue
                 files = staging.copy_subtree(step.src_rel, step.dst_rel)
                 made += 1
+                value = ""
+                if step.kind == "results":
+                    shown, usable = _inferred_value(
+                        staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target,
+                        step.model, rules)
+                    value = ": " + shown
+                    if not usable:
+                        unusable.append(f"{step.dst_rel}: {shown}")
                 if not quiet:
-                    value = ""
-                    if step.kind == "results":
-                        value = ": " + _inferred_value(
-                            staging.abs(f"{step.dst_rel}/performance/run_1/mlperf_log_detail.txt"), step.target,
-                            step.model, rules)
                     err.print(f"[{number}/{len(steps)}] {step.dst_rel} <- {step.src_rel.rsplit('/', 1)[-1]} "
                               f"({files} files){value}", markup=False)
     except TreeWriteError as exc:
         _fail(str(exc))
     err.print(f"wrote {dest}: {made} inferred folder(s) added (round {rules.round}), {staging.files} files in all; "
               f"check it with `mlpc check {dest}`", markup=False)
+    for line in unusable:
+        err.print(f"warning: {line}: not a usable result; `mlpc check` will reject it (PF017). A MultiStream "
+                  f"result inferred from SingleStream needs the p99 early-stopping estimate, which a run with too "
+                  f"few queries does not have", markup=False)
+    if unusable:
+        raise typer.Exit(1)

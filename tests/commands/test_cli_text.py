@@ -228,3 +228,39 @@ def test_counts_are_singular_for_one():
     report = run("check", one_warning, "--no-cache", "--quiet")
     assert "1 warning," in report.stdout and "1 warnings" not in report.stdout
 
+
+
+def test_st017_says_an_existing_scenario_is_invalid(base_tree):
+    """ST017 names a required scenario whose folder exists but whose run is invalid as such, instead of
+    "actual: none"."""
+    from checker.engine import check_tree
+    from checker.loaders.rules import load_rules
+
+    import os
+
+    log = os.path.join(base_tree, "closed/Acme/results/edge_sys/gptj-99/Offline/performance/run_1/mlperf_log_detail.txt")
+    with open(log, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(log, "w", encoding="utf-8") as handle:
+        handle.write(text.replace('"key": "result_validity", "value": "VALID"', '"key": "result_validity", "value": "INVALID"'))
+    report = check_tree(base_tree, load_rules("v4.1"))
+    (st017,) = [f for f in report.findings if f.code == "ST017"]
+    assert "missing required scenarios: Offline (present but invalid)" in st017.message
+    assert st017.actual == "SingleStream; Offline present but invalid (performance run not valid)"
+
+
+def test_diff_takes_the_profile(tmp_path):
+    """`mlpc diff --profile smoke` checks both sides as `mlpc check --profile smoke` does (the example tree
+    is made of short runs: invalid by default, valid under the smoke profile)."""
+    import json
+    import os
+
+    example = os.path.join(os.path.dirname(BASE_TREE), "..", "example_submission")
+    verdicts = {}
+    for profile in ("default", "smoke"):
+        result = run("diff", example, example, "--format", "json", "--no-cache", "--quiet", "--profile", profile)
+        assert result.exit_code == 0, result.output
+        rows = json.loads(result.stdout)["results"]
+        verdicts[profile] = {(r["valid_a"], r["valid_b"]) for r in rows}
+    assert verdicts["smoke"] == {(True, True)}
+    assert (False, False) in verdicts["default"]

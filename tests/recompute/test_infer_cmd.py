@@ -13,7 +13,7 @@ from checker.cli import app
 from checker.commands.infer import plan_inference
 from checker.loaders.rules import load_rules
 from checker.loaders.tree_writer import SubmitterLayout
-from tests.conftest import real_tree
+from tests.conftest import REPO, real_tree
 from tests.recompute.helpers import MEAS, RES, SUB, base_tree, check, findings, tree_digest
 
 runner = CliRunner()
@@ -214,3 +214,22 @@ def test_real_v41_inferred_compliance_is_still_recomputed(tmp_path):
     assert not offline.valid
     assert [f.location.path for f in findings(report, "CP006")] == [os.path.relpath(summary, out)]
     assert len(findings(report, "CP021")) == 1
+
+
+def test_unusable_inferred_value_is_a_warning_and_exit_1(tmp_path):
+    """The smoke example's SingleStream run is too short for a p99 early-stopping estimate: a MultiStream
+    result inferred from it would be 0 ms. The tree is still written, but infer says so and exits 1."""
+    part = tmp_path / "part"
+    shutil.copytree(os.path.join(REPO, "fixtures", "example_submission"), part, symlinks=True)
+    sub = part / "closed" / "ExampleCo"
+    for kind in ("results", "measurements", "compliance"):
+        for scen in ("MultiStream", "Offline"):
+            shutil.rmtree(sub / kind / "example_edge_system" / "resnet50" / scen, ignore_errors=True)
+    out = tmp_path / "out"
+    result = run("infer", str(part), "--out", str(out), "--round", "v4.1")
+    assert result.exit_code == 1, result.output
+    said = " ".join(result.stderr.split())
+    assert ("warning: closed/ExampleCo/results/example_edge_system/resnet50/multistream: 0 Latency (ms)" in said
+            and "not a usable result" in said), said
+    assert "resnet50/offline: not a usable" not in said  # Offline from SingleStream has a value
+    assert (out / "closed/ExampleCo/results/example_edge_system/resnet50/multistream").is_dir()
