@@ -208,7 +208,7 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         system_fields=tuple(sorted((k, v) for k, v in data.items() if isinstance(v, (str, int, float, bool)))),
         weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
         compliance_tests=comp_tests, accuracy_targets=tuple((m, t, u) for m, (t, u) in targets.items()),
-        log_scenario=result.log_scenario,
+        log_scenario=result.log_scenario, endpoint=result.endpoint is not None,
     )
 
 

@@ -39,6 +39,7 @@ class ResultSummary:
     # per accuracy metric of the benchmark: (metric, lower target or None, upper limit or None)
     accuracy_targets: tuple[tuple[str, float | None, float | None], ...] = ()
     log_scenario: str | None = None  # effective_scenario of the performance log, as written
+    endpoint: bool = False  # measured through an inference endpoint (v6.1), not with LoadGen
 
     def official_result(self) -> str:
         """The value as the official checker writes it (verdicts.csv `result`)."""

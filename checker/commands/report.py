@@ -194,9 +194,10 @@ def _safe_name(text: str) -> str:
     return name.lstrip(".") or "_"
 
 
-def bundle(report, rules, official_csv: bool = False, extras=None) -> dict[str, str]:
+def bundle(report, rules, official_csv: bool = False, extras=None, table_all_results: bool = False) -> dict[str, str]:
     """File name -> content of every file of the bundle (pure). ``extras``: per result id, the
-    PrivateID and design_power_watts columns (:func:`summary_extras`)."""
+    PrivateID and design_power_watts columns (:func:`summary_extras`); ``table_all_results``: the
+    published table lists every result with a value, rejected ones too."""
     from checker.reporters import csv_summary, html, json_report, markdown, published_table
 
     files = {
@@ -205,7 +206,7 @@ def bundle(report, rules, official_csv: bool = False, extras=None) -> dict[str, 
         "report.json": json_report.render(report),
         "index.html": html.render(report),
     }
-    table = published_table.render(report, rules, extras)
+    table = published_table.render(report, rules, extras, all_results=table_all_results)
     if table is not None:
         files["summary_results.json"] = table
     index = markdown.pack_index(report)
@@ -303,6 +304,9 @@ def report(
                                           "matching findings are marked waived and no longer count."),
     official_csv: bool = typer.Option(False, "--official-csv", help="Write summary.csv in the official layout "
                                       "exactly (official columns, valid results only)."),
+    table_all_results: bool = typer.Option(False, "--table-all-results", help="summary_results.json lists every "
+                                           "result with a value, also those mlpc rejects (default: the accepted "
+                                           "ones, as published)."),
     private_ids: bool = typer.Option(False, "--private-ids", help="Fill the PrivateID column (v6.1): a stable "
                                      "anonymous ID per system folder; nothing is written into the tree."),
     profile: ProfileName = typer.Option(ProfileName.default, "--profile",
@@ -343,7 +347,7 @@ def report(
         if parsed is not None:
             result = waive(result, parsed[0], parsed[1], rules)
         extras = summary_extras(result, rules, path, private_ids)
-        files = bundle(result, rules, official_csv=official_csv, extras=extras)
+        files = bundle(result, rules, official_csv=official_csv, extras=extras, table_all_results=table_all_results)
         write_bundle(files, out, path)
     except MlpcError as exc:
         _fail(str(exc))

@@ -51,6 +51,8 @@ def _text(value) -> str:
 def _accuracy(summary: ResultSummary, all_metrics: bool) -> str:
     if not summary.accuracy:
         return ""
+    if summary.endpoint:  # v6.1 endpoint results: the first score, bare (rounds-v6.md 7.5)
+        return _text(summary.accuracy[0][1])
     if not all_metrics:  # v4.1 writer: the first target metric's value string
         return summary.accuracy[0][1]
     # v5.0+ writer: json.dumps of {metric: value} with quotes and braces removed, ',' -> ' '

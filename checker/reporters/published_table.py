@@ -15,11 +15,13 @@ Two shapes, both data in the round file:
   published model names (``VLM``, ``text_to_video``, ``agentic edge``, ...).
 
 In both, fields are typed as the published file types them: the round's integer columns as numbers,
-``has_power`` as a boolean, the result as a number rounded to ``decimals`` places, and the texts the
-table publishes as missing (``N/A``, an empty field, ...) as ``""`` or ``null``.
+``has_power`` as a boolean, the result as the number the published table's CSV reader and JSON writer
+make of the summary.csv text (17 significant digits, then ``decimals`` places), and the texts the table
+publishes as missing (``N/A``, an empty field, ...) as ``""`` or ``null``.
 
-Only valid results are listed (the published table is built from the accepted rows). Pure: rows in,
-text out.
+Only valid results are listed (the published table is built from the accepted rows), unless
+``all_results`` asks for every result with a value (``mlpc report --table-all-results``: what the table
+would say of the results mlpc rejects). Pure: rows in, text out.
 """
 
 from __future__ import annotations
@@ -32,16 +34,66 @@ from checker.report import Report
 from checker.reporters import csv_summary
 
 
+def _read_float(text: str) -> float | None:
+    """A number as the published table's CSV reader reads it: at most 17 significant digits accumulated in
+    a double (``number * 10 + digit``), then scaled by a power of ten. Not always the nearest double:
+    ``1175890.2208168241`` reads as ``1175890.220816824``, the value the v6.1 table publishes."""
+    body = text.strip()
+    sign = -1.0 if body.startswith("-") else 1.0
+    body = body[1:] if body[:1] in "+-" else body
+    mantissa, _, exponent_text = body.replace("E", "e").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    if not (whole + fraction).isdigit() or not (whole + fraction).isascii():
+        return None
+    number, digits, exponent = 0.0, 0, 0
+    for char in whole:
+        if digits < 17:
+            number, digits = number * 10.0 + (ord(char) - 48), digits + 1
+        else:
+            exponent += 1
+    for char in fraction:
+        if digits >= 17:
+            break
+        number, digits, exponent = number * 10.0 + (ord(char) - 48), digits + 1, exponent - 1
+    try:
+        exponent += int(exponent_text) if exponent_text else 0
+    except ValueError:
+        return None
+    if exponent > 308 or exponent < -308:
+        return None
+    power = float(10 ** abs(exponent))  # the nearest double, as a table of 1e1 ... 1e308 holds it
+    number = number * power if exponent > 0 else number / power
+    return sign * number
+
+
+def _written_float(value: float, decimals: int) -> float:
+    """A number as the published table's JSON writer writes it with ``decimals`` places: the fraction
+    scaled to an integer, rounded half to odd-or-zero, trailing zeros dropped; very large and very small
+    numbers keep their shortest form."""
+    if value == 0 or value != value or abs(value) > 1e16 - 1 or abs(value) < 1e-15:
+        return value
+    scale = float(10 ** decimals)
+    magnitude = abs(value)
+    whole = int(magnitude)
+    scaled = (magnitude - whole) * scale
+    fraction = int(scaled)
+    rest = scaled - fraction
+    if rest > 0.5 or (rest == 0.5 and (fraction == 0 or fraction & 1)):
+        fraction += 1
+        if fraction >= scale:
+            fraction, whole = 0, whole + 1
+    text = f"{whole}.{fraction:0{decimals}d}".rstrip("0")
+    return float(("-" if value < 0 else "") + text + ("0" if text.endswith(".") else ""))
+
+
 def _typed(name: str, text: str, table: PublishedTable):
     """One summary.csv field as the published table writes it."""
     missing = "" if table.missing == "empty" else None
     if text in table.empty_values:
         return missing
     if name in ("Result", "design_power_watts"):
-        try:
-            return round(float(text), table.decimals)
-        except ValueError:
-            return text
+        number = _read_float(text)
+        return text if number is None else _written_float(number, table.decimals)
     if name == "has_power":
         return text == "True"
     if name in table.integer_columns:
@@ -54,10 +106,14 @@ def _typed(name: str, text: str, table: PublishedTable):
 
 
 def _published_rows(report: Report, columns: Sequence[str], conventions: SummaryConventions,
-                    table: PublishedTable, extras: Mapping[str, Mapping[str, object]] | None) -> list[dict]:
-    """The accepted summary.csv rows, renamed and typed."""
+                    table: PublishedTable, extras: Mapping[str, Mapping[str, object]] | None,
+                    all_results: bool = False) -> list[dict]:
+    """The accepted summary.csv rows (``all_results``: every row with a value), renamed and typed."""
     out = []
-    for row in csv_summary.result_rows(report, columns, official=True, conventions=conventions, extras=extras):
+    for row in csv_summary.result_rows(report, columns, official=not all_results, conventions=conventions,
+                                       extras=extras):
+        if not row["Result"]:
+            continue
         if row["MlperfModel"] in table.model_names:
             row["MlperfModel"] = table.model_names[row["MlperfModel"]]
         row["Scenario"] = table.scenario_names.get(row["Scenario"], row["Scenario"])
@@ -102,22 +158,26 @@ def _final_report(rows: list[dict], table: PublishedTable, power_units: frozense
 
 
 def rows(report: Report, columns: Sequence[str], conventions: SummaryConventions, table: PublishedTable,
-         power_units: Sequence[str] = (), extras: Mapping[str, Mapping[str, object]] | None = None):
+         power_units: Sequence[str] = (), extras: Mapping[str, Mapping[str, object]] | None = None,
+         all_results: bool = False):
     """The published table's records (``final_report``: a list; ``summary_rows``: a dict keyed by the
-    row index). ``power_units``: the round's power units (a row in one of them is a power row)."""
+    row index). ``power_units``: the round's power units (a row in one of them is a power row).
+    ``all_results``: every result with a value, also those mlpc rejects (default: the accepted ones, as
+    the published table lists them)."""
     units = frozenset(power_units)
-    published = _published_rows(report, columns, conventions, table, extras)
+    published = _published_rows(report, columns, conventions, table, extras, all_results)
     if table.shape == "final_report":
         return _final_report(published, table, units)
     return {str(i): row for i, row in enumerate(published)}
 
 
-def render(report: Report, rules, extras: Mapping[str, Mapping[str, object]] | None = None) -> str | None:
+def render(report: Report, rules, extras: Mapping[str, Mapping[str, object]] | None = None,
+           all_results: bool = False) -> str | None:
     """summary_results.json for ``report`` under the round's rules; None when the round declares no
     published table."""
     table = rules.published_table
     if table is None:
         return None
     data = rows(report, rules.summary_columns, rules.summary_conventions, table,
-                tuple(rules.power_units.values()), extras)
+                tuple(rules.power_units.values()), extras, all_results)
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"

@@ -220,3 +220,28 @@ def test_summary_extras_read_nameplates_and_write_nothing(tmp_path):
     assert all(v["PrivateID"].count("-") == 2 for v in extras.values())
     assert summary_extras(report, load_rules("v5.1"), str(tmp_path), private_ids=False) == {}
     assert sorted(str(p) for p in tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("text,number", [
+    ("1175890.2208168241", 1175890.220816824),  # 17 digits accumulated in a double: not the nearest double
+    ("57.401991155000005", 57.401991155), ("0.6455254875195523", 0.6455254875), ("785522.0", 785522.0),
+    ("1e-05", 1e-05), ("2.5E3", 2500.0), ("-3.25", -3.25), ("12", 12.0), ("0.00000000004", 0.0)])
+def test_numbers_as_the_published_table_reads_and_writes_them(text, number):
+    value = published_table._typed("Result", text, FINAL)
+    assert value == number and isinstance(value, float)
+
+
+@pytest.mark.parametrize("text", ["12 kW", "1.2.3", "", "١٢"])
+def test_text_that_is_not_a_number_stays_text(text):
+    assert published_table._typed("design_power_watts", text, ROWS) in (text, None)
+
+
+def test_all_results_lists_rejected_results_with_a_value():
+    report = _report()
+    report.results.append(_result("closed/Bee/results/small/resnet50/Server", mlperf_model="resnet", value=4.0,
+                                  valid=False, errors=2, system_fields=CPU, log_scenario="Server"))
+    accepted = published_table.rows(report, COLUMNS_61, V6_CONVENTIONS, ROWS)
+    every = published_table.rows(report, COLUMNS_61, V6_CONVENTIONS, ROWS, all_results=True)
+    assert len(every) == len(accepted) + 1  # the rejected MultiStream has no value and stays out
+    added = [row for row in every.values() if row["Scenario"] == "Server"]
+    assert added and added[0]["errors"] == 2 and added[0]["Result"] == 4.0
