@@ -1,4 +1,5 @@
-"""The detail log is the record (PF022, PF023): a summary log that disagrees with its detail log.
+"""The detail log is the record (PF022-PF024): a summary log that disagrees with its detail log, a
+detail log that writes its own result twice.
 
 ``mlperf_log_summary.txt`` is LoadGen's digest of ``mlperf_log_detail.txt``. The official checkers and
 the checks here read the detail log; a summary that says something else was edited or copied from
@@ -73,4 +74,34 @@ def summary_detail_settings_differ(ctx, rules):
     yield from _findings(ctx, settings=True)
 
 
-CHECKS = (summary_detail_mismatch, summary_detail_settings_differ)
+#: keys LoadGen writes once per run: the settings it applied and the results it computed (published logs
+#: repeat only messages, logger counters and the generated_* / power_* keys of power runs)
+RECORD_PREFIXES = ("result_", "effective_", "early_stopping_")
+
+
+@check("PF024", "detail-log-record-key-repeated", "result", stricter=True)
+def detail_log_record_key_repeated(ctx, rules):
+    """A result or setting is written twice in a detail log.
+
+    What it checks: no `result_*`, `effective_*` or `early_stopping_*` key appears twice in the
+    detail log of the performance or accuracy run.
+    Why: LoadGen writes each of them once per run; readers differ on which copy they use (the official
+    checker keeps the first), so a second copy lets a log say two things about its own result
+    (stricter than the official checker, which warns and reads the first).
+    Failing example: a second `result_samples_per_second` line with a higher value.
+    How to fix: submit the detail log as LoadGen wrote it.
+    Data used: none.
+    """
+    if ctx.scenario is None:
+        return
+    for what, parsed in (("performance", ctx.perf), ("accuracy", ctx.accuracy.detail)):
+        if parsed is None or parsed.log is None:
+            continue
+        repeated = sorted({k for k in parsed.log.duplicates if k.startswith(RECORD_PREFIXES)})
+        if repeated:
+            yield finding(parsed.rel, f"{what} detail log writes {', '.join(repeated[:5])} more than once",
+                          expected="each result and setting once", actual=f"{len(repeated)} key(s) repeated",
+                          hint="submit the detail log LoadGen wrote", keys=repeated)
+
+
+CHECKS = (summary_detail_mismatch, summary_detail_settings_differ, detail_log_record_key_repeated)

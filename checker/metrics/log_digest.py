@@ -77,6 +77,8 @@ class Disagreement:
 def detail_key(label: str) -> str | None:
     if label in FIELDS:
         return FIELDS[label]
+    if label == "Early stopping 99th percentile estimate":  # MultiStream's result (SingleStream: no key)
+        return "early_stopping_latency_ms"
     match = _PERCENTILE.match(label)
     return f"result_{match.group(1)}_percentile_latency_ns" if match else None
 
@@ -105,6 +107,8 @@ def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
         key = detail_key(label)
         if key is None:
             continue
+        if key == "early_stopping_latency_ms" and not multi:
+            continue  # SingleStream summaries print a 99th estimate that no detail key holds
         keys = [key]
         if multi and key.startswith("result_") and key.endswith("latency_ns"):
             keys.insert(0, _PER_QUERY.get(key) or key.replace("_percentile_latency_ns", "_percentile_per_query_latency_ns"))

@@ -1,0 +1,294 @@
+"""Fault injection into real published results: a mirror of a shared round and one fault class at a time.
+
+The mirror is a tree of hard links to the shared files (made once per round, no data copied). A fault
+replaces a file by unlinking its link and writing a new file, so the shared original is never written;
+undoing it links the original back. Each fault class is applied to every result it applies to at once
+(one change per result), the mirror is checked, and each faulted result is looked up for a new coded
+finding.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+PERF = "performance/run_1"
+
+
+class Mirror:
+    """Hard links to every file of ``src`` under ``dest``; ``replace`` and ``restore`` never write ``src``."""
+
+    def __init__(self, src: str, dest: str):
+        self.src, self.root = src, dest
+        self.changed: list[str] = []
+        for folder, dirs, files in os.walk(src):
+            rel = os.path.relpath(folder, src)
+            os.makedirs(os.path.join(dest, rel), exist_ok=True)
+            for name in files:
+                source = os.path.join(folder, name)
+                target = os.path.join(dest, rel, name)
+                if os.path.islink(source):
+                    os.symlink(os.readlink(source), target)
+                else:
+                    os.link(source, target)
+            for name in dirs:
+                if os.path.islink(os.path.join(folder, name)):
+                    os.symlink(os.readlink(os.path.join(folder, name)), os.path.join(dest, rel, name))
+
+    def read(self, rel: str) -> bytes | None:
+        path = os.path.join(self.root, rel)
+        if not os.path.isfile(path):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read()
+
+    def replace(self, rel: str, content: bytes | None) -> None:
+        """Write ``content`` at ``rel`` as a new file (None: remove it)."""
+        path = os.path.join(self.root, rel)
+        if os.path.lexists(path):
+            os.unlink(path)  # the shared original keeps its own link
+        if content is not None:
+            with open(path, "wb") as handle:
+                handle.write(content)
+        self.changed.append(rel)
+
+    def restore(self) -> None:
+        for rel in dict.fromkeys(self.changed):
+            path = os.path.join(self.root, rel)
+            if os.path.lexists(path):
+                os.unlink(path)
+            source = os.path.join(self.src, rel)
+            if os.path.lexists(source):
+                os.link(source, path)
+        self.changed = []
+
+
+@dataclass(frozen=True)
+class Result:
+    """A result of the mirror as the faults need it."""
+
+    rid: str  # result id, relative to the root
+    scenario: str  # canonical scenario of the folder
+    division: str
+    value_key: str | None  # the detail-log key of the reported value
+    mlperf_model: str
+    rules: object  # the round's RoundRules
+
+
+@dataclass(frozen=True)
+class FaultClass:
+    name: str
+    codes: frozenset[str]  # the codes that name this fault
+    apply: Callable[[Mirror, Result], bool]  # False: does not apply to this result
+    note: str = ""
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+_LINE = re.compile(rb'^(:::MLLOG \{"key": "(?P<key>[^"]+)", "value": )(?P<value>[^,]+)(?P<rest>,.*)$', re.M)
+
+
+def _detail_value(text: bytes, key: str) -> bytes | None:
+    for match in _LINE.finditer(text):
+        if match.group("key").decode() == key:
+            return match.group("value")
+    return None
+
+
+def _set_detail(text: bytes, key: str, value: bytes) -> bytes:
+    done = False
+
+    def swap(match):
+        nonlocal done
+        if match.group("key").decode() != key or done:
+            return match.group(0)
+        done = True
+        return match.group(1) + value + match.group("rest")
+    return _LINE.sub(swap, text)
+
+
+def _number(raw: bytes) -> float | None:
+    try:
+        return float(raw.decode().strip().strip('"'))
+    except ValueError:
+        return None
+
+
+def _better(scenario: str, value: float) -> float:
+    """A better result: 1.5x the throughput, or 1/1.5 the latency."""
+    return value / 1.5 if scenario in ("SingleStream", "MultiStream") else value * 1.5
+
+
+def _fmt(value: float, like: bytes) -> bytes:
+    text = like.decode().strip()
+    if re.fullmatch(r"-?\d+", text):
+        return str(int(round(value))).encode()
+    return repr(round(value, 6)).encode()
+
+
+def _label_of(key: str) -> str | None:
+    from checker.metrics.log_digest import FIELDS
+
+    labels = {detail: label for label, detail in FIELDS.items()}
+    labels["early_stopping_latency_ms"] = "Early stopping 99th percentile estimate"
+    return labels.get(key)
+
+
+def _edit_result(mirror: Mirror, result: Result, in_summary: bool, in_detail: bool) -> bool:
+    """The reported value made 1.5x better in the summary, the detail log or both (the same figure)."""
+    run = f"{result.rid}/{PERF}"
+    detail, summary = mirror.read(f"{run}/mlperf_log_detail.txt"), mirror.read(f"{run}/mlperf_log_summary.txt")
+    label = _label_of(result.value_key) if result.value_key else None
+    if detail is None or summary is None or label is None:
+        return False
+    raw = _detail_value(detail, result.value_key)
+    value = _number(raw) if raw is not None else None
+    text = summary.decode("utf-8", "replace")
+    match = re.search(rf"^(?P<head>[ *]*{re.escape(label)}\s*:\s*)(?P<value>[0-9.eE+-]+)\s*$", text, re.M)
+    if value is None or match is None:
+        return False
+    new = _better(result.scenario, value)
+    if in_detail:
+        mirror.replace(f"{run}/mlperf_log_detail.txt", _set_detail(detail, result.value_key, _fmt(new, raw)))
+    if in_summary:
+        shown = str(int(round(new))) if "." not in match.group("value") else f"{new:.2f}"
+        mirror.replace(f"{run}/mlperf_log_summary.txt",
+                       (text[:match.start("value")] + shown + text[match.end("value"):]).encode())
+    return True
+
+
+def _edit_both_logs(mirror: Mirror, result: Result, key: str, summary_label: str, change: Callable) -> bool:
+    """Change ``key`` in the detail log and the summary line ``summary_label`` the same way."""
+    run = f"{result.rid}/{PERF}"
+    detail, summary = mirror.read(f"{run}/mlperf_log_detail.txt"), mirror.read(f"{run}/mlperf_log_summary.txt")
+    if detail is None or summary is None:
+        return False
+    raw = _detail_value(detail, key)
+    if raw is None:
+        return False
+    new = change(raw)
+    mirror.replace(f"{run}/mlperf_log_detail.txt", _set_detail(detail, key, new))
+    pattern = re.compile(rf"^(\s*{re.escape(summary_label)}\s*:\s*)(.*)$", re.M)
+    plain = new.decode().strip('"')
+    mirror.replace(f"{run}/mlperf_log_summary.txt",
+                   pattern.sub(lambda m: m.group(1) + plain, summary.decode("utf-8", "replace"), count=1).encode())
+    return True
+
+
+def _file_fault(rel_of: Callable[[Result], str], change: Callable[[bytes], bytes | None]):
+    def apply(mirror: Mirror, result: Result) -> bool:
+        rel = rel_of(result)
+        content = mirror.read(rel)
+        if content is None:
+            return False
+        mirror.replace(rel, change(content))
+        return True
+    return apply
+
+
+def _accuracy_moved(to: Callable[[float, float], float]):
+    """The first target metric of the benchmark, found in accuracy.txt with the round's own pattern, moved
+    to ``to(value, target)``: just below its target, or written on another scale."""
+    def apply(mirror: Mirror, result: Result) -> bool:
+        rel = f"{result.rid}/accuracy/accuracy.txt"
+        text = mirror.read(rel)
+        model = result.rules.models.get(result.mlperf_model)
+        # the first bound of the rules (a bound only the official checker applies, such as dlrm-v3's NE
+        # lower bound, points the wrong way: moving below it is a better model)
+        targets = [t for t in model.accuracy if getattr(t, "source", "both") != "official"] if model else []
+        if text is None or not targets:
+            return False
+        target = targets[0]
+        pattern = result.rules.accuracy_patterns.get(target.metric)
+        decoded = text.decode("utf-8", "replace")
+        match = next((m for m in re.finditer(pattern, decoded, re.M)), None) if pattern else None
+        if match is None:
+            return False
+        try:
+            value = float(match.group(1))
+        except (ValueError, IndexError):
+            return False
+        new = f"{to(value, target.target):.6f}"
+        mirror.replace(rel, (decoded[:match.start(1)] + new + decoded[match.end(1):]).encode())
+        return True
+    return apply
+
+
+def _seed_plus_one(raw: bytes) -> bytes:
+    return str(int(raw.decode().strip()) + 1).encode()
+
+
+def _other_scenario(scenario: str) -> bytes:
+    return b'"Offline"' if scenario != "Offline" else b'"Server"'
+
+
+def _repeat_result(mirror: Mirror, result: Result) -> bool:
+    """A second copy of the result line with a better value, written first (where the official reader looks)."""
+    rel = f"{result.rid}/{PERF}/mlperf_log_detail.txt"
+    detail = mirror.read(rel)
+    if detail is None or result.value_key is None:
+        return False
+    raw = _detail_value(detail, result.value_key)
+    value = _number(raw) if raw is not None else None
+    if value is None:
+        return False
+    line = next(m for m in _LINE.finditer(detail) if m.group("key").decode() == result.value_key)
+    fake = line.group(1) + _fmt(_better(result.scenario, value), raw) + line.group("rest") + b"\n"
+    first = detail.index(b":::MLLOG")
+    mirror.replace(rel, detail[:first] + fake + detail[first:])
+    return True
+
+
+FAULTS: tuple[FaultClass, ...] = (
+    FaultClass("performance detail log emptied", frozenset({"PF003", "PF017", "ST019"}),
+               _file_fault(lambda r: f"{r.rid}/{PERF}/mlperf_log_detail.txt", lambda b: b"")),
+    FaultClass("performance detail log truncated (first half kept)", frozenset({"PF003", "PF017", "PF022", "PF001"}),
+               _file_fault(lambda r: f"{r.rid}/{PERF}/mlperf_log_detail.txt", lambda b: b[: len(b) // 2])),
+    FaultClass("performance detail log removed", frozenset({"ST019", "PF003"}),
+               _file_fault(lambda r: f"{r.rid}/{PERF}/mlperf_log_detail.txt", lambda b: None)),
+    FaultClass("accuracy.txt removed", frozenset({"ST020", "AC003"}),
+               _file_fault(lambda r: f"{r.rid}/accuracy/accuracy.txt", lambda b: None)),
+    FaultClass("accuracy log emptied", frozenset({"AC015"}),
+               _file_fault(lambda r: f"{r.rid}/accuracy/mlperf_log_accuracy.json", lambda b: b"")),
+    FaultClass("accuracy log truncated (cut at 3000 bytes)", frozenset({"AC015"}),
+               _file_fault(lambda r: f"{r.rid}/accuracy/mlperf_log_accuracy.json", lambda b: b[:3000])),
+    FaultClass("result line duplicated with a better value", frozenset({"PF024"}), _repeat_result),
+    FaultClass("result edited in the summary only", frozenset({"PF022"}),
+               lambda m, r: _edit_result(m, r, in_summary=True, in_detail=False)),
+    FaultClass("result edited in the detail log only", frozenset({"PF022"}),
+               lambda m, r: _edit_result(m, r, in_summary=False, in_detail=True)),
+    FaultClass("test mode swapped (performance run logged as AccuracyOnly)", frozenset({"PF018"}),
+               lambda m, r: _edit_both_logs(m, r, "effective_test_mode", "Mode", lambda raw: b'"AccuracyOnly"')),
+    FaultClass("scenario swapped", frozenset({"PF015", "PF007", "PF017", "ST016"}),
+               lambda m, r: _edit_both_logs(m, r, "effective_scenario", "Scenario",
+                                            lambda raw: _other_scenario(r.scenario))),
+    FaultClass("seeds changed", frozenset({"PF005"}),
+               lambda m, r: _edit_both_logs(m, r, "effective_qsl_rng_seed", "qsl_rng_seed", _seed_plus_one)),
+    FaultClass("performance sample count moved below the minimum", frozenset({"PF004"}),
+               lambda m, r: _edit_both_logs(m, r, "effective_performance_sample_count", "performance_sample_count",
+                                            lambda raw: b"1")),
+    FaultClass("min duration moved below 600 s", frozenset({"PF009"}),
+               lambda m, r: _edit_both_logs(m, r, "effective_min_duration_ms", "min_duration (ms)",
+                                            lambda raw: b"599999")),
+    FaultClass("accuracy moved just below its target", frozenset({"AC001", "AC008", "AC013"}),
+               _accuracy_moved(lambda value, target: target - abs(target) * 1e-4)),
+    FaultClass("accuracy scale changed (written 100 times smaller)", frozenset({"AC001", "AC008", "AC013"}),
+               _accuracy_moved(lambda value, target: value / 100)),
+    FaultClass("result edited in both logs", frozenset({"CP006", "CP021", "PF019", "PF006", "PL001", "PL003"}),
+               lambda m, r: _edit_result(m, r, in_summary=True, in_detail=True),
+               note="caught where a compliance run or an early-stopping estimate contradicts the new value"),
+)
+
+
+def results_of(report, rules) -> list[Result]:
+    """The results of a checked mirror, with the detail-log key of each reported value."""
+    from checker.results import result_key
+
+    out = []
+    for summary in report.results:
+        scenario = summary.scenario
+        key = result_key(rules, summary.mlperf_model, scenario) if scenario in rules.result_fields else None
+        out.append(Result(summary.id, scenario, summary.division, key, summary.mlperf_model, rules))
+    return out
