@@ -307,6 +307,8 @@ def endpoint_latency_over_bound(ctx, rules):
         series = getattr(ep.summary, series_name)
         estimates = (series.early_stopping_percentiles if series else None) or {}
         value = estimates.get(key)
+        if value is None and key.endswith(".0"):  # "99" and "99.0" alike (endpoints-v61.md 5, item 3)
+            value = estimates.get(key[:-2])
         pointer = f"/{series_name}/early_stopping_percentiles/{key}"
         if value is None:
             why = ("early stopping is disabled" if series is None or series.early_stopping_percentiles is None

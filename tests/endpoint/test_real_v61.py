@@ -324,3 +324,18 @@ def test_qwen3_vl_targets_per_scenario():
     assert [t.target for t in model.targets_for("Interactive")] == [0.779922]
     assert [t.target for t in model.targets_for("Offline")] == [0.782397]
     assert [t.target for t in model.targets_for("Server")] == [0.782397]
+
+
+def test_integer_percentile_keys_are_read_like_decimal_ones(v61, tmp_path):
+    root = _copy(v61, tmp_path)
+
+    def integer_keys(d):
+        for name in ("ttft", "tpot", "latency"):
+            es = d[name]["early_stopping_percentiles"]
+            d[name]["early_stopping_percentiles"] = {k[:-2] if k.endswith(".0") else k: v for k, v in es.items()}
+    _json(root, _summary("deepseek-r1", "Interactive"), integer_keys)
+    codes, _ = _codes(root)
+    assert "EP009" not in codes
+    _json(root, _summary("deepseek-r1", "Interactive"), lambda d: d["ttft"]["early_stopping_percentiles"].update({"99": 1.6e9}))
+    codes, _ = _codes(root)
+    assert "EP009" in codes
