@@ -64,6 +64,16 @@ def _match(pattern: str, line: str):
     return None if literal and literal not in line else regex.match(line)
 
 
+@lru_cache(maxsize=256)
+def _line_filter(patterns: tuple[str, ...]) -> re.Pattern | None:
+    """One search that finds every line some pattern could match or that could be the hash line, when every
+    pattern has a literal (see ``_compiled``); None otherwise (every line is tried)."""
+    literals = [_compiled(pattern)[1] for pattern in patterns]
+    if not all(literals):
+        return None
+    return re.compile("|".join(re.escape(literal) for literal in sorted(set(literals)) + ["hash="]))
+
+
 def _float(text: str) -> float | None:
     try:
         return float(text)
@@ -75,7 +85,10 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
                   limits: list[tuple[str, float]]) -> AccuracyReading:
     reading = AccuracyReading()
     seen = [False] * len(targets)
+    candidate = _line_filter(tuple(patterns.get(m) or "" for m, _ in list(targets) + list(limits)))
     for number, raw in enumerate(text.splitlines(), start=1):
+        if candidate is not None and candidate.search(raw) is None:
+            continue  # no pattern can match this line and it is not the hash line: nothing to read
         line = raw.rstrip("\r")
         for index, (metric, target) in enumerate(targets):
             pattern = patterns.get(metric)

@@ -358,3 +358,36 @@ def test_accuracy_literal_prefilter_on_the_round_patterns():
                 plain = re.compile(pattern).match(line)
                 fast = _match(pattern, line)
                 assert (plain.group(1) if plain else None) == (fast.group(1) if fast else None)
+
+
+def test_accuracy_line_filter_reads_what_every_line_gives(monkeypatch):
+    """read_accuracy with the line filter equals read_accuracy trying every line, on every real accuracy.txt
+    (all rounds in the shared data) and on lines built to sit near the filter's edges."""
+    from dataclasses import asdict
+
+    from checker.loaders.rules import load_rules
+    from checker.metrics import accuracy_metrics as am
+    from tests.conftest import REAL
+
+    cases = []
+    for path in glob.glob(os.path.join(REAL, "v*", "*", "*", "results", "*", "*", "*", "accuracy", "accuracy.txt")):
+        round_name = path[len(REAL) + 1:].split(os.sep)[0]
+        if round_name.endswith("-expected"):
+            continue
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            cases.append((round_name, path.split(os.sep)[-4], handle.read()))
+    edge = "{'rouge1': 1.0}\r\nhash=abc\r\n'rouge2':\x0b 2.5\n x hash=zz\n'tokens_per_sample': 99\u2028hash=ff\n"
+    cases += [(name, "", edge) for name in ("v5.1", "v6.0")]
+    assert len(cases) > 50
+    for round_name, folder, text in cases:
+        rules = load_rules(round_name if round_name in ("v4.1", "v5.0", "v5.1", "v6.0", "v6.1") else "v6.0")
+        model_name = rules.model_aliases.get(folder, folder)
+        models = [rules.models[model_name]] if model_name in rules.models else list(rules.models.values())
+        for model in models:
+            targets = [(t.metric, t.target) for t in model.accuracy]
+            limits = [(u.metric, u.limit) for u in model.upper_limits]
+            fast = asdict(am.read_accuracy(text, rules.accuracy_patterns, targets, limits))
+            with monkeypatch.context() as patched:
+                patched.setattr(am, "_line_filter", lambda patterns: None)
+                plain = asdict(am.read_accuracy(text, rules.accuracy_patterns, targets, limits))
+            assert fast == plain
