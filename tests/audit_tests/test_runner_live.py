@@ -55,7 +55,9 @@ REPEATS = {"TEST07": 2, "TEST08": 2, "TEST09": 2}
 # TEST05's 5% threshold needs steadier runs than the 10% tests: longer runs dilute start-up jitter.
 # TEST04 compares two runs with a one-sided 10% bound: at 200 ms a reference run slowed by a busy
 # machine made the honest SUT fail once in CI-like conditions, so it gets the longer runs too.
-MIN_DURATION_MS = {"TEST05": 400, "TEST04": 400}
+# TEST01 compares the two performance runs too (two-sided 10%): it failed 4 of 20 honest runs at 200 ms,
+# two at a time, on a machine with a load average of 14, so it is a timing test like the others.
+MIN_DURATION_MS = {"TEST05": 400, "TEST04": 400, "TEST01": 400}
 
 
 def _run(args):
