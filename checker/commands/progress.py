@@ -12,7 +12,8 @@ def with_progress(run, quiet: bool, console: Console):
         return run(None)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
+    with Progress(TextColumn("checking"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.description}", markup=False),  # submitter names are not markup
                   TimeElapsedColumn(), console=console, transient=True) as bar:
         task = bar.add_task("", total=None)
 

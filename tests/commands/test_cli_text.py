@@ -264,3 +264,23 @@ def test_diff_takes_the_profile(tmp_path):
         verdicts[profile] = {(r["valid_a"], r["valid_b"]) for r in rows}
     assert verdicts["smoke"] == {(True, True)}
     assert (False, False) in verdicts["default"]
+
+
+def test_progress_bar_shows_submitter_names_as_written():
+    import io
+    import time
+
+    from rich.console import Console
+
+    from checker.commands.progress import with_progress
+
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, width=100, color_system=None)
+
+    def work(progress):
+        progress(1, 2, ("closed", "my[red]sub"))
+        time.sleep(0.2)  # the bar refreshes in its own thread
+        return 5
+
+    assert with_progress(work, False, console) == 5
+    assert "closed/my[red]sub" in buf.getvalue()
