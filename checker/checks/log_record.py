@@ -1,5 +1,5 @@
-"""The detail log is the record (PF022-PF024): a summary log that disagrees with its detail log, a
-detail log that writes its own result twice.
+"""The detail log is the record (PF022-PF025): a summary log that disagrees with its detail log, a
+detail log that writes its own result twice, a rate that does not follow from the run's own timing.
 
 ``mlperf_log_summary.txt`` is LoadGen's digest of ``mlperf_log_detail.txt``. The official checkers and
 the checks here read the detail log; a summary that says something else was edited or copied from
@@ -104,4 +104,50 @@ def detail_log_record_key_repeated(ctx, rules):
                           hint="submit the detail log LoadGen wrote", keys=repeated)
 
 
-CHECKS = (summary_detail_mismatch, summary_detail_settings_differ, detail_log_record_key_repeated)
+def _number(value) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+@check("PF025", "result-inconsistent-with-run", "result", stricter=True)
+def result_inconsistent_with_run(ctx, rules):
+    """The reported rate does not follow from the rest of its own detail log.
+
+    What it checks: an Offline run's `result_samples_per_second` times its `result_max_latency_ns` (the
+    time the last sample completed) equals the samples it issued (`generated_samples_per_query`, else
+    `effective_samples_per_query`) within `offline_rate_duration_band`; a Server run's
+    `result_completed_samples_per_sec` is at most `server_completed_over_scheduled_max` times its
+    `result_scheduled_samples_per_sec`.
+    Why: LoadGen computes these rates from the run's timing, so a rate edited in the logs (in the
+    summary and the detail log alike, which PF022 cannot see) no longer matches the run it claims to
+    describe (stricter than the official checker, which reads the rate as written).
+    Failing example: `result_samples_per_second` raised by half in both logs of an Offline run.
+    How to fix: submit the logs LoadGen wrote.
+    Data used: `offline_rate_duration_band`, `server_completed_over_scheduled_max`.
+    """
+    log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
+    if log is None:
+        return
+    scenario = log.get("effective_scenario")
+    band = rules.offline_rate_duration_band
+    if scenario == "Offline" and band:
+        rate, last = _number(log.get("result_samples_per_second")), _number(log.get("result_max_latency_ns"))
+        issued = _number(log.get("generated_samples_per_query")) or _number(log.get("effective_samples_per_query"))
+        if rate and last and issued:
+            ratio = rate * last / 1e9 / issued
+            if not band[0] <= ratio <= band[1]:
+                yield finding(ctx.perf.rel, f"result_samples_per_second {rate:g} over {last / 1e9:g} s is "
+                              f"{rate * last / 1e9:g} samples, {ratio:.3f} times the {issued:g} issued",
+                              expected=f"{band[0]:g}-{band[1]:g} times the samples issued", actual=f"{ratio:.3f}",
+                              hint="submit the logs LoadGen wrote", ratio=round(ratio, 6))
+    limit = rules.server_completed_over_scheduled_max
+    if scenario == "Server" and limit:
+        done = _number(log.get("result_completed_samples_per_sec"))
+        planned = _number(log.get("result_scheduled_samples_per_sec"))
+        if done and planned and done > planned * limit:
+            yield finding(ctx.perf.rel, f"the run completed {done:g} samples/s but scheduled only {planned:g}",
+                          expected=f"<= {limit:g} x result_scheduled_samples_per_sec", actual=f"{done / planned:.3f} x",
+                          hint="submit the logs LoadGen wrote", ratio=round(done / planned, 6))
+
+
+CHECKS = (summary_detail_mismatch, summary_detail_settings_differ, detail_log_record_key_repeated,
+          result_inconsistent_with_run)

@@ -251,6 +251,11 @@ class RoundRules(_Strict):
     file_size_limit_bytes: int
     max_accuracy_log_bytes: int
     min_duration_ms: int
+    # the reported rate against the run's own record (PF025): an Offline run's result_samples_per_second x
+    # result_max_latency_ns / samples issued lies in [low, high]; a Server run completes at most this many
+    # times the samples per second it scheduled
+    offline_rate_duration_band: list[float] | None = None
+    server_completed_over_scheduled_max: float | None = None
     scenario_dir_aliases: dict[str, str]
     scenarios: list[str]
     early_stopping_scenarios: list[str]

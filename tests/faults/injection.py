@@ -276,9 +276,9 @@ FAULTS: tuple[FaultClass, ...] = (
                _accuracy_moved(lambda value, target: target - abs(target) * 1e-4)),
     FaultClass("accuracy scale changed (written 100 times smaller)", frozenset({"AC001", "AC008", "AC013"}),
                _accuracy_moved(lambda value, target: value / 100)),
-    FaultClass("result edited in both logs", frozenset({"CP006", "CP021", "PF019", "PF006", "PL001", "PL003"}),
+    FaultClass("result edited in both logs", frozenset({"CP006", "CP021", "PF019", "PF006", "PF025", "PL001", "PL003"}),
                lambda m, r: _edit_result(m, r, in_summary=True, in_detail=True),
-               note="caught where a compliance run or an early-stopping estimate contradicts the new value"),
+               note="caught where a compliance run, an early-stopping estimate or the run's timing contradicts it"),
 )
 
 
