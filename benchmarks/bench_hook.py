@@ -4,8 +4,8 @@
     python benchmarks/bench_hook.py                                    # fixtures/checks/_base
     python benchmarks/bench_hook.py --src ../shared/real_submissions/v4.1 --round v4.1 --runs 7
 
-The tree is copied to a temporary folder; one file of the first submitter (its first results file) is
-changed; then, each a fresh process as pre-commit starts it:
+The tree is copied to a temporary git repository; one file of the first submitter (its first results
+file) is changed and staged; then, each a fresh process as pre-commit starts it (with that file's name):
 
 1. `mlpc --help`: the floor (interpreter start-up and the CLI's imports);
 2. the hook command with a cold cache (first commit after installing);
@@ -69,8 +69,13 @@ def main() -> None:
         tree = os.path.join(work, "tree")
         shutil.copytree(args.src, tree, symlinks=True)
         changed = _first_file(tree)
+        git = dict(os.environ, GIT_AUTHOR_NAME="b", GIT_AUTHOR_EMAIL="b@example.org", GIT_COMMITTER_NAME="b",
+                   GIT_COMMITTER_EMAIL="b@example.org", GIT_CONFIG_GLOBAL=os.devnull)
+        for command in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "tree"]):
+            subprocess.run(["git", *command], cwd=tree, env=git, check=True)
         with open(os.path.join(tree, changed), "a", encoding="utf-8") as handle:
             handle.write("\n")
+        subprocess.run(["git", "add", changed], cwd=tree, env=git, check=True)
         env = dict(os.environ, MLPC_CACHE_DIR=os.path.join(work, "cache"), PYTHONPATH=REPO,
                    PYTHONPYCACHEPREFIX=os.path.join(work, "pyc"))
         env.pop("PYTHONDONTWRITEBYTECODE", None)
