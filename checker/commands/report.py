@@ -339,6 +339,11 @@ def report(
         if _inside(out, path):
             raise MlpcError(f"{out}: the output folder must not be inside the checked tree ({path})")
         rules, reason = rules_for(path, round)
+        from checker.loaders.tree import load_top, nothing_to_check
+
+        top, units = load_top(path, rules)
+        if not units:  # a review bundle of nothing is a wrong path, not a round without findings
+            raise MlpcError(nothing_to_check(path, top, rules))
         parsed = read_waivers(waivers) if waivers else None
         cache = open_cache(use_cache, cache_dir)
         result = with_progress(lambda progress: check_tree(path, rules, round_reason=reason, profile=profile.value,

@@ -284,3 +284,12 @@ def test_progress_bar_shows_submitter_names_as_written():
 
     assert with_progress(work, False, console) == 5
     assert "closed/my[red]sub" in buf.getvalue()
+
+
+def test_report_of_an_empty_folder_is_a_usage_error(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = run("report", empty, "--out", tmp_path / "bundle", "--round", "v4.1", "--no-cache")
+    assert result.exit_code == 2
+    assert "nothing to check" in _said(result)
+    assert not (tmp_path / "bundle").exists()
