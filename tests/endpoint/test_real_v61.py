@@ -339,3 +339,16 @@ def test_integer_percentile_keys_are_read_like_decimal_ones(v61, tmp_path):
     _json(root, _summary("deepseek-r1", "Interactive"), lambda d: d["ttft"]["early_stopping_percentiles"].update({"99": 1.6e9}))
     codes, _ = _codes(root)
     assert "EP009" in codes
+
+
+def test_the_fourth_layout_everything_under_performance(v61, tmp_path):
+    """The layout another open submitter used: config.yaml and result_summary.json both in performance/."""
+    root = _copy(v61, tmp_path, "open/Krai")
+    scenario = root / "open/Krai/results/h200/qwen3-vl-235b-a22b/Offline"
+    (scenario / "config.yaml").rename(scenario / "performance" / "config.yaml")
+    report = check_tree(str(root), RULES)
+    assert [r.valid for r in report.results] == [True]
+    assert not [f for f in report.findings if f.code.startswith(("EP", "TL"))]
+    from checker.loaders.tree import load_tree
+    layout = load_tree(str(root), RULES).results[0].endpoint.layout
+    assert "config.yaml at performance/config.yaml" in layout
