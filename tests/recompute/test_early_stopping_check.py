@@ -159,13 +159,16 @@ def test_pf019_in_a_tree(tmp_path):
     root = base_tree(tmp_path)
     log = root / RES / "SingleStream/performance/run_1/mlperf_log_detail.txt"
     values = ss(1000)
-    text = log.read_text()
-    # the fixture log lacks the percentile: add a consistent block of early-stopping keys in front
-    log.write_text(mllog({k: values[k] for k in ("effective_target_latency_percentile", "result_query_count",
-                                                 "early_stopping_met", "early_stopping_result",
-                                                 "early_stopping_latency_ms")}) + text)
+    keys = ("effective_target_latency_percentile", "result_query_count", "early_stopping_met",
+            "early_stopping_result", "early_stopping_latency_ms")
+    # the fixture log lacks the percentile: replace its early-stopping keys by a consistent block (each key
+    # written once: a key written twice in a detail log is PF024)
+    text = "".join(line for line in log.read_text().splitlines(keepends=True)
+                   if not any(f'"key": "{k}"' in line for k in keys))
+    log.write_text(mllog({k: values[k] for k in keys}) + text)
     assert not findings(check(root), "PF019")
-    log.write_text(mllog({"effective_target_latency_percentile": 0.9, "result_query_count": "abc"}) + text)
+    log.write_text(mllog({"effective_target_latency_percentile": 0.9, "result_query_count": "abc",
+                          **{k: values[k] for k in keys[2:]}}) + text)
     report = check(root)
     found = findings(report, "PF019")
     assert found and "cannot be recomputed" in found[0].message and found[0].severity.value == "warning"
