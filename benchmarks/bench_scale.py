@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Speed and memory of `mlpc check` at round scale: synthetic rounds of 1k, 3k and 10k results.
+
+    python benchmarks/bench_scale.py                          # v4.1 and v6.0 layouts, 1k 3k 10k results
+    python benchmarks/bench_scale.py --layout v4.1 --sizes 1000 --repeat 3
+    python benchmarks/bench_scale.py --cache                  # also: re-check from the cache, new process
+    python benchmarks/bench_scale.py --official "python3 submission_checker.py --input {tree} --version v4.1"
+
+A synthetic round replicates a real published subset (`../shared/real_submissions/v4.1` for the v4.1
+layout, `.../v6.0` for the folded v6.0 layout) under distinct submitter names (`NVIDIA0000`, ...; only
+the `"submitter"` value of each system JSON is rewritten, in place in the text, so every other byte,
+duplicate keys included, stays as published). Files are hard links, so a 10k-result round costs
+inodes, not gigabytes; the real log sizes are kept. The round is built in a temporary folder (never
+inside the repository or the shared data) and grown from one size to the next.
+
+Every figure is measured the same way, for mlpc and for `--official`: one new process per run, its
+wall time, the CPU time (user + sys) of the whole process tree (the process and every worker it
+waited for, from `wait4`), and the peak RSS of its largest process (`ru_maxrss` of the same call).
+The median run by wall time of `--repeat` runs is reported. `KB/result` is the growth of peak memory
+per added result from the previous size (the first size: peak / results). The machine's load is
+printed with the table: on a shared machine wall time is noisy, CPU time much less so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import math
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+# MLPC_SHARED as in the tests, else shared/ next to the checkout (or next to the folder of work trees)
+SHARED = os.environ.get("MLPC_SHARED") or next(
+    (p for p in (os.path.join(os.path.dirname(REPO), "shared"), os.path.join(os.path.dirname(os.path.dirname(REPO)), "shared"))
+     if os.path.isdir(p)), os.path.join(os.path.dirname(REPO), "shared"))
+SOURCES = {"v4.1": os.path.join(SHARED, "real_submissions", "v4.1"),
+           "v6.0": os.path.join(SHARED, "real_submissions", "v6.0")}
+DIVISIONS = ("closed", "open", "network")
+_SUBMITTER = re.compile(rb'("submitter"\s*:\s*)"(?:[^"\\]|\\.)*"')
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    peak_mb: float
+    status: int
+
+
+@dataclass
+class Row:
+    label: str
+    results: int
+    valid: int
+    run: Run
+
+
+def _link(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError:
+        shutil.copy2(src, dst)
+
+
+def add_copies(src: str, dst: str, first: int, last: int) -> None:
+    """Copies ``first`` .. ``last - 1`` of every submitter folder of ``src`` into the round ``dst``."""
+    for division in DIVISIONS:
+        div = os.path.join(src, division)
+        if not os.path.isdir(div):
+            continue
+        for submitter in sorted(os.listdir(div)):
+            if not os.path.isdir(os.path.join(div, submitter)):
+                continue
+            for index in range(first, last):
+                name = f"{submitter}{index:04d}"
+                target = os.path.join(dst, division, name)
+                shutil.copytree(os.path.join(div, submitter), target, symlinks=True, copy_function=_link)
+                systems = os.path.join(target, "systems")
+                for entry in sorted(os.listdir(systems)) if os.path.isdir(systems) else ():
+                    path = os.path.join(systems, entry)
+                    if not entry.endswith(".json") or os.path.islink(path):
+                        continue
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                    renamed = _SUBMITTER.sub(lambda m: m.group(1) + json.dumps(name).encode(), data)
+                    if renamed != data:
+                        os.remove(path)  # a new file: the hard link is shared with the source
+                        with open(path, "wb") as handle:
+                            handle.write(renamed)
+
+
+def measure(cmd: list[str], cwd: str | None = None) -> Run:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    proc.stderr and proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{shlex.join(cmd)} failed with status {code}:\n{err[-2000:]}")
+    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
+
+
+def median_run(cmd: list[str], repeat: int, cwd: str | None = None) -> Run:
+    runs = sorted((measure(cmd, cwd) for _ in range(repeat)), key=lambda r: r.wall)
+    return runs[len(runs) // 2]
+
+
+def mlpc_cmd(tree: str, round_name: str, jobs: int, report: str, cache: str | None) -> list[str]:
+    cmd = [sys.executable, "-m", "checker.cli_main", "check", tree, "--round", round_name, "--format", "json",
+           "--quiet", "--output", report, "--jobs", str(jobs)]
+    return cmd + (["--cache-dir", cache] if cache else ["--no-cache"])
+
+
+def read_counts(report: str) -> tuple[int, int]:
+    with open(report) as handle:
+        results = json.load(handle)["results"]
+    return len(results), sum(1 for r in results if r.get("valid"))
+
+
+def table(rows: list[Row]) -> str:
+    lines = [f"{'':<14}{'results':>8}{'valid':>7}{'wall s':>9}{'CPU s':>8}{'peak MB':>9}{'results/s':>11}"
+             f"{'KB/result':>11}"]
+    previous: Row | None = None
+    for row in rows:
+        if previous is None or row.label.split()[0] != previous.label.split()[0]:
+            per = row.run.peak_mb * 1024 / row.results if row.results else 0.0
+        else:
+            grown = row.results - previous.results
+            per = (row.run.peak_mb - previous.run.peak_mb) * 1024 / grown if grown else 0.0
+        rate = row.results / row.run.wall if row.run.wall else 0.0
+        valid = str(row.valid) if row.valid >= 0 else "-"
+        lines.append(f"{row.label:<14}{row.results:>8}{valid:>7}{row.run.wall:>9.2f}{row.run.cpu:>8.2f}"
+                     f"{row.run.peak_mb:>9.0f}{rate:>11.0f}{per:>11.1f}")
+        previous = row
+    return "\n".join(lines)
+
+
+def curve(rows: list[Row], width: int = 32) -> str:
+    """results vs wall seconds and peak MB, as bars."""
+    top_s = max((r.run.wall for r in rows), default=1.0) or 1.0
+    top_mb = max((r.run.peak_mb for r in rows), default=1.0) or 1.0
+    lines = [f"{'':<14}{'results':>8}  {'wall s':<{width + 8}}  peak MB"]
+    for row in rows:
+        bar_s = "#" * max(1, round(row.run.wall / top_s * width))
+        bar_mb = "#" * max(1, round(row.run.peak_mb / top_mb * width // 2))
+        lines.append(f"{row.label:<14}{row.results:>8}  {bar_s:<{width}}{row.run.wall:>7.2f}   {bar_mb} "
+                     f"{row.run.peak_mb:.0f}")
+    return "\n".join(lines)
+
+
+def per_copy(src: str) -> int:
+    """Scenario folders of the source subset (results/<system>/<model>/<scenario>)."""
+    count = 0
+    for division in DIVISIONS:
+        for submitter in sorted(os.listdir(os.path.join(src, division))) if os.path.isdir(os.path.join(src, division)) else ():
+            results = os.path.join(src, division, submitter, "results")
+            for system in sorted(os.listdir(results)) if os.path.isdir(results) else ():
+                sys_dir = os.path.join(results, system)
+                for model in sorted(os.listdir(sys_dir)) if os.path.isdir(sys_dir) else ():
+                    model_dir = os.path.join(sys_dir, model)
+                    if os.path.isdir(model_dir):
+                        count += sum(1 for s in os.listdir(model_dir) if os.path.isdir(os.path.join(model_dir, s)))
+    return count
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--layout", choices=("v4.1", "v6.0", "both"), default="both")
+    parser.add_argument("--sizes", default="1000,3000,10000", help="result counts, ascending (default 1000,3000,10000)")
+    parser.add_argument("--jobs", type=int, default=0, help="mlpc --jobs (default 0: mlpc's default, one per core)")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per figure; the median by wall time is shown")
+    parser.add_argument("--cache", action="store_true", help="also time a re-check of the unchanged round from "
+                        "a warm cache in a new process (after one run that fills the cache)")
+    parser.add_argument("--official", metavar="CMD", help="an official checker command to time side by side on "
+                        "each synthetic round ({tree}: the round's path, {round}: its round), e.g. \"python3 "
+                        "submission_checker.py --input {tree} --version v4.1\"")
+    parser.add_argument("--work", help="build the rounds in this folder (created; kept afterwards)")
+    args = parser.parse_args()
+    sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
+    layouts = ("v4.1", "v6.0") if args.layout == "both" else (args.layout,)
+    for layout in layouts:
+        if not os.path.isdir(SOURCES[layout]):
+            print(f"source tree not found: {SOURCES[layout]} (set MLPC_SHARED)", file=sys.stderr)
+            return 2
+    # byte-compile the package first, as an installed wheel is: with PYTHONDONTWRITEBYTECODE set every
+    # run would otherwise compile each module at start-up
+    compileall.compile_dir(os.path.join(REPO, "checker"), quiet=1)
+    work = args.work or tempfile.mkdtemp(prefix="mlpc-scale-")
+    for path in (REPO, SHARED):
+        if os.path.realpath(work).startswith(os.path.realpath(path) + os.sep):
+            print(f"refusing to build inside {path}", file=sys.stderr)
+            return 2
+    os.makedirs(work, exist_ok=True)
+    rows: list[Row] = []
+    official: list[Row] = []
+    cached: list[Row] = []
+    try:
+        for layout in layouts:
+            tree = os.path.join(work, layout)
+            unit = per_copy(SOURCES[layout])
+            made = 0
+            for size in sizes:
+                copies = max(1, math.ceil(size / unit))
+                if copies > made:
+                    started = time.perf_counter()
+                    add_copies(SOURCES[layout], tree, made, copies)
+                    print(f"[{layout}] {copies} copies of {unit} results: built in "
+                          f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
+                    made = copies
+                report = os.path.join(work, "report.json")
+                run = median_run(mlpc_cmd(tree, layout, args.jobs, report, None), args.repeat, cwd=REPO)
+                results, valid = read_counts(report)
+                rows.append(Row(f"{layout} mlpc", results, valid, run))
+                print(f"[{layout}] {results} results: {run.wall:.2f} s wall, {run.cpu:.2f} s CPU, "
+                      f"{run.peak_mb:.0f} MB", file=sys.stderr)
+                if args.cache:
+                    cache = os.path.join(work, f"cache-{layout}-{size}")
+                    measure(mlpc_cmd(tree, layout, args.jobs, report, cache), cwd=REPO)  # fills the cache
+                    run = median_run(mlpc_cmd(tree, layout, args.jobs, report, cache), args.repeat, cwd=REPO)
+                    cached.append(Row(f"{layout} cached", *read_counts(report), run))
+                    shutil.rmtree(cache, ignore_errors=True)
+                if args.official:
+                    cmd = shlex.split(args.official.replace("{tree}", shlex.quote(tree)).replace("{round}", layout))
+                    official.append(Row(f"{layout} official", results, -1, median_run(cmd, args.repeat)))
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+    load = os.getloadavg()
+    print(f"\nmachine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f} "
+          f"(wall time on a shared machine is noisy; CPU time much less so); mlpc --jobs {args.jobs}, "
+          f"median of {args.repeat}, --no-cache\n")
+    print(table(rows))
+    print("\n" + curve(rows))
+    if cached:
+        print("\nre-check of the unchanged round from a warm cache, new process:\n" + table(cached))
+    if official:
+        print("\nofficial checker, same rounds, same measure:\n" + table(official))
+        for mine, theirs in zip(rows, official):
+            print(f"{mine.label} at {mine.results} results: {theirs.run.wall / mine.run.wall:.1f}x faster (wall), "
+                  f"{theirs.run.cpu / max(mine.run.cpu, 1e-9):.1f}x less CPU, "
+                  f"{mine.run.peak_mb / theirs.run.peak_mb:.2f}x the official peak memory")
+    else:
+        print("\nofficial checker: not timed (no --official command given; none is installed on this machine)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
