@@ -155,6 +155,19 @@ def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dic
     return findings_in_scope([r.rel for r in results], findings)
 
 
+_LAST_SYSTEM: list = [None, ()]  # the system description last summarised, and its fields
+
+
+def _system_fields(data: dict) -> tuple:
+    """The scalar fields of a system description, sorted; one tuple shared by the results of a system
+    (they come one system after the other), which a round of 10,000 results otherwise holds 10,000
+    copies of (about 2 KB each, in the process that assembles the report)."""
+    if _LAST_SYSTEM[0] is not data:
+        _LAST_SYSTEM[:] = [data, tuple(sorted((k, v) for k, v in data.items()
+                                              if isinstance(v, (str, int, float, bool))))]
+    return _LAST_SYSTEM[1]
+
+
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
     """The summary of one result; ``mine`` are the findings whose scope contains it
     (``findings_by_result``)."""
@@ -205,7 +218,7 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         inferred=bool(value and value.inferred), has_power=result.power is not None,
         power_value=power_value, power_unit=rules.power_units.get(result.scenario or "") if result.power else None,
         power_efficiency=power_eff, accuracy=accuracy, errors=errors, warnings=warnings, compliance=comp,
-        system_fields=tuple(sorted((k, v) for k, v in data.items() if isinstance(v, (str, int, float, bool)))),
+        system_fields=_system_fields(data),
         weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
         compliance_tests=comp_tests, accuracy_targets=tuple((m, t, u) for m, (t, u) in targets.items()),
         log_scenario=result.log_scenario, endpoint=result.endpoint is not None,
