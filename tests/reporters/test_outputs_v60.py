@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import os
+import re
 
 import pytest
 
@@ -129,10 +130,20 @@ def test_a_better_number_in_one_file_shows_in_both_outputs(v60_outputs, tmp_path
     # the detail log edited behind its summary: the summary is the run's digest, so this is caught (PF022)
     assert "PF022" in {f.code for f in edited.findings if f.result_id == rid}
     assert not next(r for r in edited.results if r.id == rid).valid
-    # both logs edited alike reach both outputs identically
-    (log / "mlperf_log_summary.txt").write_text(summary.replace(f"Samples per second: {before[rid]}",
-                                                                f"Samples per second: {before[rid] * 2}"))
+    # the rate edited alike in both logs no longer gives the samples issued over the run's duration (PF025)
+    summary = summary.replace(f"Samples per second: {before[rid]}", f"Samples per second: {before[rid] * 2}")
+    (log / "mlperf_log_summary.txt").write_text(summary)
     edited = check_tree(str(root), load_rules("v6.0"), "test")
+    assert "PF025" in {f.code for f in edited.findings if f.result_id == rid}
+    # the whole record edited alike (the run's duration halved too) reaches both outputs identically
+    detail = (log / "mlperf_log_detail.txt").read_text()
+    last = re.search(r'"key": "result_max_latency_ns", "value": (\d+)', detail).group(1)
+    (log / "mlperf_log_detail.txt").write_text(detail.replace(
+        f'"key": "result_max_latency_ns", "value": {last}', f'"key": "result_max_latency_ns", "value": {int(last) // 2}'))
+    (log / "mlperf_log_summary.txt").write_text(re.sub(r"(Max latency \(ns\)\s*:\s*)\d+",
+                                                       lambda m: m.group(1) + str(int(last) // 2), summary))
+    edited = check_tree(str(root), load_rules("v6.0"), "test")
+    assert not {f.code for f in edited.findings if f.result_id == rid} & {"PF022", "PF025"}
     out = bundle(edited, rules, official_csv=True)
     row = next(r for r in json.loads(out["summary_results.json"]) if rid in r["Location"])
     csv_row = next(r for r in csv.DictReader(io.StringIO(out["summary.csv"])) if rid in r["Location"])
