@@ -20,8 +20,9 @@ def duplicate_json_key(ctx, rules):
     """A JSON file of the submitter has a key written twice in one object.
 
     What it checks: the system descriptions, implementation (measurements) JSON files, the open
-    division's `model_mapping.json` and the power `client.json` / `server.json` hold each key once per
-    object. The finding names the key, every value written and the one that is used (the last).
+    division's `model_mapping.json`, the power `client.json` / `server.json` and the JSON records of
+    endpoint results (`result_summary.json`, `accuracy_results.json`, the snapshot and audit files) hold
+    each key once per object. The finding names the key, every value written and the one that is used (the last).
     Why: JSON leaves duplicate names undefined (RFC 8259 section 4); Python's `json` and the official
     tools keep the last value, so a reader of the file may see another value than the tools did.
     Failing example: `"network_speed_mbit": "100000", ..., "network_speed_mbit": "200000"` in

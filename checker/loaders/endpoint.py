@@ -66,6 +66,7 @@ class EndpointCtx:
     snapshot: Snapshot | None = None
     audits: tuple[AuditRun, ...] = ()
     problems: tuple[Problem, ...] = field(default=())
+    json_duplicates: tuple = ()  # (file, checker.loaders.json_keys.DuplicateKey) of the JSON files read
 
     def problem_files(self) -> set[str]:
         return {p.rel for p in self.problems}
@@ -132,8 +133,12 @@ def validate(model: type[BaseModel], data: Any, rel: str) -> tuple[Any, list[Pro
     return None, problems + [Problem(rel, f"too many invalid fields to use the file as {model.__name__}")]
 
 
-def _read_json(box: Sandbox, rel: str, model: type[BaseModel], limit: int) -> tuple[Any, list[Problem]]:
-    data, error = box.read_json(rel, limit=limit)
+def _read_json(box: Sandbox, rel: str, model: type[BaseModel], limit: int,
+               duplicates: list | None = None) -> tuple[Any, list[Problem]]:
+    """``rel`` validated as ``model``; keys written twice (the last is used) go to ``duplicates``."""
+    data, error, dups = box.read_json_keys(rel, limit=limit)
+    if duplicates is not None:
+        duplicates += [(rel, d) for d in dups]
     if error is not None:
         return None, [Problem(rel, error)]
     return validate(model, data, rel)
@@ -155,7 +160,8 @@ def _read_yaml(box: Sandbox, rel: str, limit: int) -> tuple[EndpointConfig | Non
     return validate(EndpointConfig, data, rel)
 
 
-def _audits(box: Sandbox, rel: str, rules: EndpointRules) -> tuple[tuple[AuditRun, ...], list[Problem]]:
+def _audits(box: Sandbox, rel: str, rules: EndpointRules,
+            duplicates: list | None = None) -> tuple[tuple[AuditRun, ...], list[Problem]]:
     audit_rel = f"{rel}/{rules.audit_dir}"
     listing = box.listing(audit_rel)
     if not listing.exists:
@@ -166,7 +172,7 @@ def _audits(box: Sandbox, rel: str, rules: EndpointRules) -> tuple[tuple[AuditRu
                     if f.startswith("audit_") and f.endswith(".json")})
     for name in names:
         json_rel = f"{audit_rel}/audit_{name}.json"
-        result, found = _read_json(box, json_rel, AuditResult, rules.max_file_bytes)
+        result, found = _read_json(box, json_rel, AuditResult, rules.max_file_bytes, duplicates)
         problems += found
         verify_name = rules.audit_verify_files.get(name)
         verify_rel = f"{audit_rel}/{verify_name}" if verify_name else None
@@ -182,7 +188,7 @@ def _audits(box: Sandbox, rel: str, rules: EndpointRules) -> tuple[tuple[AuditRu
             hits = _first(box, f"{audit_rel}/{phase}", rules.summary_files)
             summary = None
             if hits:
-                summary, found = _read_json(box, hits[0], RunSummary, rules.max_file_bytes)
+                summary, found = _read_json(box, hits[0], RunSummary, rules.max_file_bytes, duplicates)
                 problems += found
             phases.append((phase, hits[0] if hits else f"{audit_rel}/{phase}/{rules.summary_files[0]}", summary))
         runs.append(AuditRun(name=name, rel=json_rel, result=result, verify_rel=verify_rel,
@@ -194,6 +200,7 @@ def load_endpoint(box: Sandbox, rel: str, rules: EndpointRules) -> EndpointCtx:
     """Parse the endpoint files of the scenario folder ``rel`` (paths relative to the submission root)."""
     limit = rules.max_file_bytes
     problems: list[Problem] = []
+    duplicates: list = []
     configs = _first(box, rel, rules.config_files)
     config = None
     copies: list[tuple[str, EndpointConfig | None]] = []
@@ -207,19 +214,19 @@ def load_endpoint(box: Sandbox, rel: str, rules: EndpointRules) -> EndpointCtx:
     summaries = _first(box, rel, rules.summary_files)
     summary = None
     if summaries:
-        summary, found = _read_json(box, summaries[0], RunSummary, limit)
+        summary, found = _read_json(box, summaries[0], RunSummary, limit, duplicates)
         problems += found
     accuracies = _first(box, rel, rules.accuracy_files)
     accuracy = None
     if accuracies:
-        accuracy, found = _read_json(box, accuracies[0], AccuracyResults, limit)
+        accuracy, found = _read_json(box, accuracies[0], AccuracyResults, limit, duplicates)
         problems += found
     snapshots = _first(box, rel, rules.snapshot_files)
     snapshot = None
     if snapshots:
-        snapshot, found = _read_json(box, snapshots[0], Snapshot, limit)
+        snapshot, found = _read_json(box, snapshots[0], Snapshot, limit, duplicates)
         problems += found
-    audits, found = _audits(box, rel, rules)
+    audits, found = _audits(box, rel, rules, duplicates)
     problems += found
     where = summaries[0][len(rel) + 1:] if summaries else None
     layout = rules.layouts.get(where, f"result_summary.json at {where}") if where else "no result_summary.json"
@@ -230,4 +237,4 @@ def load_endpoint(box: Sandbox, rel: str, rules: EndpointRules) -> EndpointCtx:
         config_copies=tuple(copies), summary_rel=summaries[0] if summaries else None, summary=summary,
         accuracy_rel=accuracies[0] if accuracies else None, accuracy=accuracy,
         snapshot_rel=snapshots[0] if snapshots else None, snapshot=snapshot, audits=audits,
-        problems=tuple(problems))
+        problems=tuple(problems), json_duplicates=tuple(duplicates))

@@ -408,6 +408,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         meas = result.measurements
         duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
         duplicates += list(result.power.json_duplicates) if result.power else []
+        duplicates += list(result.endpoint.json_duplicates) if result.endpoint else []
     tree.submitters.append(dataclasses.replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
 
 

@@ -103,3 +103,22 @@ def test_system_status_written_twice_changes_every_result_of_the_system(tree, ru
     flagged = {f.result_id for f in report.findings if f.code == "ST025"}
     assert flagged == set(baseline)
     assert not any(r.valid for r in report.results)
+
+
+def test_endpoint_record_key_written_twice_is_a_warning(tmp_path):
+    """v6.1 endpoint results: a key of result_summary.json written twice is reported like any JSON file."""
+    sub = "open/Krai"
+    src = os.path.join(real_tree("v6.1"), sub)
+    root = tmp_path / "v6.1"
+    shutil.copytree(src, root / sub, symlinks=True)
+    rel = f"{sub}/results/h200/qwen3-vl-235b-a22b/Offline/performance/result_summary.json"
+    if not (root / rel).is_file():
+        pytest.skip(f"{rel} not in the shared v6.1 subset")
+    rules = load_rules("v6.1")
+    before = {r.id: r.valid for r in check_tree(str(root), rules).results}
+    used = _duplicate(str(root), rel, "n_samples_failed", 12)
+    report = check_tree(str(root), rules)
+    assert {r.id: r.valid for r in report.results} == before
+    found = [f for f in report.findings if f.code == "ST024"]
+    assert [f.location.path for f in found] == [rel]
+    assert "'n_samples_failed'" in found[0].message and f"the last ({used}) is used" in found[0].message
