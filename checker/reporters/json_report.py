@@ -6,7 +6,13 @@ from checker.report import REPORT_VERSION, Report
 from checker.reporters import jsontext
 
 
-def to_data(report: Report) -> dict:
+def to_data(report: Report, lazy: bool = False) -> dict:
+    """The report as JSON data; ``lazy``: results and findings as ``jsontext.Records`` (for ``render``)."""
+    if lazy:
+        results, findings = (jsontext.Records(report.results, lambda r: r.to_dict()),
+                             jsontext.Records(report.findings, lambda f: f.to_dict()))
+    else:
+        results, findings = [r.to_dict() for r in report.results], [f.to_dict() for f in report.findings]
     return {
         "report_version": REPORT_VERSION,
         "tool": "mlpc",
@@ -17,11 +23,11 @@ def to_data(report: Report) -> dict:
         "profile": report.profile,
         "compliant_profile": report.compliant_profile,
         "counts": report.counts(),
-        "results": [r.to_dict() for r in report.results],
-        "findings": [f.to_dict() for f in report.findings],
+        "results": results,
+        "findings": findings,
     }
 
 
 def render(report: Report) -> str:
-    """Indented JSON whose result and finding records take one line each."""
-    return jsontext.dumps(to_data(report), records=("results", "findings")) + "\n"
+    """Indented JSON whose result and finding records take one line each (written one record at a time)."""
+    return jsontext.dumps(to_data(report, lazy=True), records=("results", "findings")) + "\n"

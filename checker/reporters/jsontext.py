@@ -7,9 +7,18 @@ differs."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 _encode = json.JSONEncoder(default=str).encode
+
+
+class Records:
+    """A record list whose records are turned into objects by ``convert`` one at a time while the text is
+    written, so that the objects of a whole round's records are never all in memory at once. Written
+    exactly as the list of the converted records would be under a key in ``records``."""
+
+    def __init__(self, items: Collection, convert: Callable[[object], dict]) -> None:
+        self.items, self.convert = items, convert
 
 
 def dumps(value, records: Collection[str] = (), indent: int = 2) -> str:
@@ -17,7 +26,11 @@ def dumps(value, records: Collection[str] = (), indent: int = 2) -> str:
     object per line."""
     def walk(item, level: int, key: str | None) -> str:
         pad, close = " " * (indent * (level + 1)), " " * (indent * level)
-        if isinstance(item, dict) and item:
+        if isinstance(item, Records):
+            if not item.items:
+                return "[]"
+            rows = [pad + _encode(item.convert(inner)) for inner in item.items]
+        elif isinstance(item, dict) and item:
             rows = [f"{pad}{_encode(str(name))}: {walk(inner, level + 1, str(name))}" for name, inner in item.items()]
         elif isinstance(item, (list, tuple)) and item:
             if key in records and all(isinstance(inner, dict) for inner in item):
