@@ -1,3 +1,4 @@
+import csv
 import os
 import shutil
 
@@ -23,6 +24,15 @@ def missing_tool(message: str):
     if os.environ.get("CI", "").strip().lower() in ("true", "1"):
         pytest.fail(f"{message}; CI=true, so this test must run, not skip", pytrace=False)
     pytest.skip(message)
+
+
+def official_verdicts(round_name: str) -> dict[str, dict[str, str]]:
+    """The official checker's verdict per result folder (real_submissions/<round>-expected/verdicts.csv)."""
+    path = os.path.join(REAL, f"{round_name}-expected", "verdicts.csv")
+    if not os.path.isfile(path):
+        pytest.skip(f"official {round_name} verdicts not found at {path} (set MLPC_SHARED to the shared/ folder)")
+    with open(path, newline="", encoding="utf-8") as handle:
+        return {row["path"]: row for row in csv.DictReader(handle)}
 
 
 def real_tree(name: str) -> str:

@@ -8,14 +8,13 @@ verdict (`valid`/`error`) and result string of each folder; power results read
 "<r> with power_metric = <p> and power_efficiency (samples/J) = <e>".
 """
 
-import csv
 import os
 
 import pytest
 
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
-from tests.conftest import real_tree
+from tests.conftest import official_verdicts, real_tree
 
 # Deliberate differences from the official verdicts (result path -> reason). Keep this minimal.
 DOCUMENTED_DIFFERENCES: dict[str, str] = {}
@@ -24,11 +23,7 @@ DOCUMENTED_DIFFERENCES: dict[str, str] = {}
 @pytest.fixture(scope="module")
 def v51():
     root = real_tree("v5.1")
-    expected_path = os.path.join(os.path.dirname(root), "v5.1-expected", "verdicts.csv")
-    if not os.path.isfile(expected_path):
-        pytest.skip(f"official v5.1 verdicts not found at {expected_path}")
-    with open(expected_path, newline="") as handle:
-        expected = {row["path"]: row for row in csv.DictReader(handle)}
+    expected = official_verdicts("v5.1")
     return expected, check_tree(root, load_rules("v5.1"))
 
 

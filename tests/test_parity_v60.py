@@ -9,14 +9,12 @@ leftovers inside a result (Dell). `v6.0-expected/verdicts.csv` holds the officia
 logs are absent from the snapshot).
 """
 
-import csv
-import os
 
 import pytest
 
 from checker.engine import check_tree
 from checker.loaders.detect import rules_for
-from tests.conftest import real_tree
+from tests.conftest import official_verdicts, real_tree
 
 # Deliberate differences from the official verdicts (result path -> reason). Keep this minimal.
 _LENOVO_3DUNET = ("the TEST01 folder holds a resnet50 run (its verify_performance.txt loads "
@@ -32,11 +30,7 @@ DOCUMENTED_DIFFERENCES: dict[str, str] = {
 @pytest.fixture(scope="module")
 def v60():
     root = real_tree("v6.0")
-    expected_path = os.path.join(os.path.dirname(root), "v6.0-expected", "verdicts.csv")
-    if not os.path.isfile(expected_path):
-        pytest.skip(f"official v6.0 verdicts not found at {expected_path}")
-    with open(expected_path, newline="") as handle:
-        expected = {row["path"]: row for row in csv.DictReader(handle)}
+    expected = official_verdicts("v6.0")
     rules, reason = rules_for(root)
     return expected, check_tree(root, rules, reason), rules
 
@@ -125,11 +119,7 @@ def test_v60_units_and_seconds(v60):
 
 def test_v60_official_profile_reproduces_every_official_verdict():
     root = real_tree("v6.0")
-    expected_path = os.path.join(os.path.dirname(root), "v6.0-expected", "verdicts.csv")
-    if not os.path.isfile(expected_path):
-        pytest.skip(f"official v6.0 verdicts not found at {expected_path}")
-    with open(expected_path, newline="") as handle:
-        expected = {row["path"]: row for row in csv.DictReader(handle)}
+    expected = official_verdicts("v6.0")
     rules, reason = rules_for(root)
     report = check_tree(root, rules, reason, profile="official")
     assert report.profile == "official" and report.compliant_profile
