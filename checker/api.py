@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Literal, Union
 
@@ -88,6 +89,7 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
         path = checkout.path
     try:
         rules, reason = rules_for(path, round)
+        started = time.perf_counter()
         start = open_round(path, rules, profile, cache=store)
         if not start.units:
             from checker.loaders.tree import load_top, nothing_to_check
@@ -100,7 +102,7 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
                                           [os.fspath(p) for p in only], folders=True)
             start = dataclasses.replace(start, units=[u for u in start.units if u in touched])
         outputs = check_units(start, start.units, rules, jobs=jobs, progress=progress, cache=store)
-        report = assemble(start, outputs, rules, reason, cache=store)
+        report = assemble(start, outputs, rules, reason, cache=store, started=started)
     finally:
         if checkout is not None:
             checkout.cleanup()

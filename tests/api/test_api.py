@@ -85,6 +85,7 @@ def test_typed_report_without_printing_or_writing(base_tree, capsys):
     assert not bad.valid and bad.errors >= 1
     assert any(f.code == "AC001" and f.result_id == RESULT for f in report.findings)
     assert not report.ok()
+    assert report.elapsed_s > 0  # the text report's "time" row (it read 0.00 s for every run)
 
 
 def test_clean_tree_is_ok_and_strict_counts_warnings(base_tree):
