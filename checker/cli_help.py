@@ -9,14 +9,21 @@ import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 
+def _no_type(ctx) -> None:
+    return None
+
+
 class _PlainHelp:
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         for param in self.params:
             if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
                 param.metavar = ""  # a flag takes no value: no type column
-            elif isinstance(param, TyperArgument) and param.metavar is None and param.name:
-                param.metavar = param.name.upper()
+            elif isinstance(param, TyperArgument) and param.name:
+                if param.metavar is None:
+                    param.metavar = param.name.upper()
+                # the name column already shows NAME: no "<str>" type column beside it
+                param.display_type_rich = _no_type  # type: ignore[method-assign]
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
