@@ -26,9 +26,11 @@ def missing_tool(message: str):
     pytest.skip(message)
 
 
-def official_verdicts(round_name: str) -> dict[str, dict[str, str]]:
-    """The official checker's verdict per result folder (real_submissions/<round>-expected/verdicts.csv)."""
-    path = os.path.join(REAL, f"{round_name}-expected", "verdicts.csv")
+def official_verdicts(round_name: str, run: str = "") -> dict[str, dict[str, str]]:
+    """The official checker's verdict per result folder (real_submissions/<round>-expected/[<run>/]verdicts.csv;
+    ``run`` names the folder of one official checker's run where the round keeps it apart, e.g. v6.1's
+    ``official-b66003e1``)."""
+    path = os.path.join(REAL, f"{round_name}-expected", run, "verdicts.csv")
     if not os.path.isfile(path):
         pytest.skip(f"official {round_name} verdicts not found at {path} (set MLPC_SHARED to the shared/ folder)")
     with open(path, newline="", encoding="utf-8") as handle:
