@@ -20,13 +20,12 @@ import sys
 import pytest
 import yaml
 
+from tests.ci.git_repo import commit_all, git, two_submitters
 from tests.conftest import BASE_TREE, REPO
 
 ACTION = os.path.join(REPO, "action.yml")
 BAD = "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt"
 EXPR = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
-GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@example.org", "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}
 
 
 def _action() -> dict:
@@ -176,30 +175,14 @@ def test_waivers_input(repo, tmp_path):
     assert run.annotations == [] and "| 2 | 2 | 0 | 0 | 0 | 0 | 1 |" in run.summary
 
 
-def _git(cwd: str, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env=dict(os.environ, **GIT_ENV), check=True,
-                          capture_output=True, text=True).stdout.strip()
-
-
 def test_pull_request_checks_only_the_submitters_it_touches(tmp_path):
-    top = tmp_path / "repo"
-    shutil.copytree(BASE_TREE, top, symlinks=True)
-    root = str(top)
-    shutil.copytree(os.path.join(root, "closed", "Acme"), os.path.join(root, "closed", "Beta"), symlinks=True)
-    system = os.path.join(root, "closed", "Beta", "systems", "edge_sys.json")
-    with open(system) as handle:
-        text = handle.read()
-    with open(system, "w") as handle:
-        handle.write(text.replace('"submitter": "Acme"', '"submitter": "Beta"'))
+    root = two_submitters(tmp_path / "repo")
     _lower_accuracy(root, "Acme")  # already broken on the base branch
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
-    base = _git(root, "rev-parse", "HEAD")
+    base = commit_all(root)
     # a pull request that edits Beta only (and keeps it valid)
     with open(os.path.join(root, "closed", "Beta", "code", "gptj-99", "README.md"), "a") as handle:
         handle.write("\nmore notes\n")
-    _git(root, "commit", "-qam", "edit Beta")
+    git(root, "commit", "-qam", "edit Beta")
     run = run_action(root, tmp_path / "pr1", base_sha=base)
     assert run.status == 0, run.stderr + run.summary
     assert "| closed | Beta |" in run.summary and "| closed | Acme |" not in run.summary
@@ -209,7 +192,7 @@ def test_pull_request_checks_only_the_submitters_it_touches(tmp_path):
     assert push.status == 1 and "| closed | Acme |" in push.summary
     # a pull request that breaks Beta fails on Beta only
     _lower_accuracy(root, "Beta")
-    _git(root, "commit", "-qam", "break Beta")
+    git(root, "commit", "-qam", "break Beta")
     broken = run_action(root, tmp_path / "pr2", base_sha=base)
     assert broken.status == 1
     assert [a.split(",")[0] for a in broken.annotations] == [f"::error file={BAD.replace('Acme', 'Beta')}"]

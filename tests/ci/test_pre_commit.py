@@ -23,8 +23,9 @@ import sys
 import pytest
 import yaml
 
-from tests.conftest import BASE_TREE, REPO, missing_tool
-from tests.ci.test_action import GIT_ENV, _lower_accuracy
+from tests.conftest import REPO, missing_tool
+from tests.ci.git_repo import GIT_ENV, commit_all, git, two_submitters
+from tests.ci.test_action import _lower_accuracy
 
 HOOKS = os.path.join(REPO, ".pre-commit-hooks.yaml")
 
@@ -37,26 +38,11 @@ def _pre_commit() -> list[str]:
     return [sys.executable, "-m", "pre_commit"]
 
 
-def _git(cwd: str, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env=dict(os.environ, **GIT_ENV), check=True,
-                          capture_output=True, text=True).stdout
-
-
 @pytest.fixture
 def repo(tmp_path) -> str:
     """A submission repository (closed/Acme and closed/Beta, both valid) with one commit."""
-    top = tmp_path / "submissions"
-    shutil.copytree(BASE_TREE, top, symlinks=True)
-    root = str(top)
-    shutil.copytree(os.path.join(root, "closed", "Acme"), os.path.join(root, "closed", "Beta"), symlinks=True)
-    system = os.path.join(root, "closed", "Beta", "systems", "edge_sys.json")
-    with open(system) as handle:
-        text = handle.read()
-    with open(system, "w") as handle:
-        handle.write(text.replace('"submitter": "Acme"', '"submitter": "Beta"'))
-    _git(root, "init", "-q", "-b", "main")
-    _git(root, "add", "-A")
-    _git(root, "commit", "-qm", "base")
+    root = two_submitters(tmp_path / "submissions")
+    commit_all(root)
     return root
 
 
@@ -66,9 +52,7 @@ def _hooks_repo(tmp_path) -> str:
     if not top.exists():
         top.mkdir()
         shutil.copy(HOOKS, top / ".pre-commit-hooks.yaml")
-        _git(str(top), "init", "-q", "-b", "main")
-        _git(str(top), "add", "-A")
-        _git(str(top), "commit", "-qm", "hooks")
+        commit_all(str(top), "hooks")
     return str(top)
 
 
@@ -93,7 +77,7 @@ def test_hooks_run_the_pre_commit_command():
 
 def test_bad_result_is_refused_with_the_finding(repo, tmp_path):
     _lower_accuracy(repo, "Acme")
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     run = _try_repo(repo, tmp_path)
     out = run.stdout + run.stderr
     assert run.returncode == 1, out
@@ -105,19 +89,19 @@ def test_bad_result_is_refused_with_the_finding(repo, tmp_path):
 
 def test_good_change_passes_and_only_staged_submitters_are_checked(repo, tmp_path):
     _lower_accuracy(repo, "Beta")  # Beta is already broken on the branch
-    _git(repo, "commit", "-qam", "Beta as it was")
+    git(repo, "commit", "-qam", "Beta as it was")
     with open(os.path.join(repo, "closed", "Acme", "code", "gptj-99", "README.md"), "a") as handle:
         handle.write("\nmore notes\n")
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     run = _try_repo(repo, tmp_path)
     out = run.stdout + run.stderr
     assert run.returncode == 0, out
     assert "Passed" in out and "mlpc ok: 2 results of closed/Acme checked" in out and "Beta" not in out
     # a commit touching Beta is refused with Beta's finding
-    _git(repo, "commit", "-qm", "Acme notes")
+    git(repo, "commit", "-qm", "Acme notes")
     with open(os.path.join(repo, "closed", "Beta", "code", "gptj-99", "README.md"), "a") as handle:
         handle.write("\nmore notes\n")
-    _git(repo, "add", "-A")
+    git(repo, "add", "-A")
     refused = _try_repo(repo, tmp_path)
     assert refused.returncode == 1, refused.stdout + refused.stderr
     assert "closed/Beta/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt:1: AC001" in refused.stdout
@@ -126,7 +110,7 @@ def test_good_change_passes_and_only_staged_submitters_are_checked(repo, tmp_pat
 
 def test_a_commit_that_only_deletes_a_file_is_checked(repo, tmp_path):
     # pre-commit passes no deleted file; the command reads the deletion from git's index
-    _git(repo, "rm", "-q", "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt")
+    git(repo, "rm", "-q", "closed/Acme/results/edge_sys/gptj-99/Offline/accuracy/accuracy.txt")
     run = _try_repo(repo, tmp_path)
     assert run.returncode == 1, run.stdout + run.stderr
     assert "ST020 error accuracy-files-mismatch" in run.stdout

@@ -60,6 +60,21 @@ def seeds_of(d: dict) -> tuple:
     return tuple(d[k] for k in SEED_KEYS)
 
 
+def scenario_logs_of_round(folder: Path, rules) -> list[dict]:
+    """The four detail logs of an example scenario folder (performance, accuracy, TEST01, TEST04), each
+    asserted to carry the round's seeds and no LoadGen error; their values, for further checks."""
+    seeds = (rules.seeds.qsl_rng_seed, rules.seeds.sample_index_rng_seed, rules.seeds.schedule_rng_seed)
+    logs = sorted(folder.rglob("mlperf_log_detail.txt"))
+    assert len(logs) == 4  # performance, accuracy, TEST01, TEST04
+    found = []
+    for path in logs:
+        values = detail(path)
+        assert seeds_of(values) == seeds, path
+        assert errors(path) == [], path
+        found.append(values)
+    return found
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
