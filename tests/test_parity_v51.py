@@ -15,6 +15,7 @@ import pytest
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import official_verdicts, real_tree
+from tests.parity import verdict_mismatches
 
 # Deliberate differences from the official verdicts (result path -> reason). Keep this minimal.
 DOCUMENTED_DIFFERENCES: dict[str, str] = {}
@@ -34,18 +35,7 @@ def test_v51_result_folders_match_official(v51):
 
 def test_v51_verdicts_and_values_match_official(v51):
     expected, report = v51
-    got = {r.id: r for r in report.results}
-    mismatches = []
-    for path, row in expected.items():
-        if path in DOCUMENTED_DIFFERENCES:
-            continue
-        mine = got[path]
-        official_valid = row["status"] == "valid"
-        if mine.valid != official_valid:
-            mismatches.append((path, "verdict", row["status"], "valid" if mine.valid else "error"))
-        elif official_valid and mine.official_result() != row["result"]:
-            mismatches.append((path, "result", row["result"], mine.official_result()))
-    assert mismatches == []
+    assert verdict_mismatches(expected, report, DOCUMENTED_DIFFERENCES) == []
     assert sum(r.valid for r in report.results) == 21
 
 
