@@ -16,6 +16,7 @@ import pytest
 from checker.engine import check_tree
 from checker.loaders.detect import rules_for
 from tests.conftest import official_verdicts, real_tree
+from tests.parity import verdict_mismatches
 
 NV = "closed/NVIDIA/results/VR200-NVL72_GR200-288GB_aarch64x72_TRT"
 HPE = "closed/HPE/results/HPE_PROLIANT_DL345_GEN12_RTX_PRO_4500_PCIE_32GBx4_AGENTIC/qwen3.6-27b/SingleStream"
@@ -70,21 +71,11 @@ def test_v61_official_profile_is_the_official_one(v61):
     assert (statuses.count("valid"), statuses.count("error"), statuses.count("crashed")) == (9, 4, 2)
 
 
-def test_v61_every_judged_verdict_is_the_official_one(v61):
-    _, expected, report = v61
-    got = {r.id: r for r in report.results}
-    mismatches = [(path, row["status"], got[path].valid) for path, row in expected.items()
-                  if row["status"] != "crashed" and got[path].valid != (row["status"] == "valid")]
-    assert mismatches == []
-
-
-def test_v61_official_values_are_the_official_ones_but_the_documented_qps(v61):
+def test_v61_every_judged_verdict_and_value_is_the_official_one_but_the_documented_qps(v61):
     root, expected, report = v61
+    assert verdict_mismatches(expected, report, skip=OFFICIAL_VALUE_IS_QPS) == []
     got = {r.id: r for r in report.results}
-    for path, row in expected.items():
-        if row["status"] != "valid" or path in OFFICIAL_VALUE_IS_QPS:
-            continue
-        assert got[path].official_result() == row["result"], path
+    assert all(got[path].valid and expected[path]["status"] == "valid" for path in OFFICIAL_VALUE_IS_QPS)
     for path in OFFICIAL_VALUE_IS_QPS:
         with open(os.path.join(root, path, "performance", "result_summary.json"), encoding="utf-8") as handle:
             summary = json.load(handle)
