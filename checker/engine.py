@@ -222,6 +222,7 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
         compliance_tests=comp_tests, accuracy_targets=tuple((m, t, u) for m, (t, u) in targets.items()),
         log_scenario=result.log_scenario, endpoint=result.endpoint is not None,
+        layout=result.endpoint.layout if result.endpoint is not None else None,
     )
 
 

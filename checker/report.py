@@ -40,6 +40,8 @@ class ResultSummary:
     accuracy_targets: tuple[tuple[str, float | None, float | None], ...] = ()
     log_scenario: str | None = None  # effective_scenario of the performance log, as written
     endpoint: bool = False  # measured through an inference endpoint (v6.1), not with LoadGen
+    # where an endpoint result's files were found (the round's `endpoint.layouts` names); None for LoadGen
+    layout: str | None = None
 
     def official_result(self) -> str:
         """The value as the official checker writes it (verdicts.csv `result`)."""
@@ -57,6 +59,8 @@ class ResultSummary:
             "valid", "value", "unit", "inferred", "has_power", "power_value", "power_unit", "power_efficiency",
             "errors", "warnings", "compliance")}
         out["accuracy"] = dict(self.accuracy)
+        if self.layout is not None:  # endpoint results only: other results' records are unchanged
+            out["layout"] = self.layout
         return out
 
 

@@ -54,13 +54,15 @@ def _results_table(report: Report, width: int) -> Table:
     narrow = width < NARROW
     names = ("verdict", "result", "value", "E", "W") if narrow else \
         ("verdict", "division", "submitter", "system", "model", "scenario", "result", "E", "W")
-    for col in names:
+    # endpoint results (v6.1) say where their files were found; a report without them keeps its columns
+    layouts = any(r.layout for r in report.results)
+    for col in names + (("files",) if layouts else ()):
         table.add_column(col, overflow="fold", no_wrap=col in ("verdict", "E", "W"))
     for r in report.results:
         where = (f"{r.division}/{r.submitter}/{r.system}/{r.model}/{r.scenario}",) if narrow else \
             (r.division, r.submitter, r.system, r.model, r.scenario)
         table.add_row("[green]valid[/]" if r.valid else "[red]INVALID[/]", *(Text(str(c)) for c in (*where, _value(r))),
-                      str(r.errors), str(r.warnings))
+                      str(r.errors), str(r.warnings), *((Text(r.layout or "LoadGen logs"),) if layouts else ()))
     return table
 
 

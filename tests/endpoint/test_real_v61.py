@@ -89,6 +89,25 @@ def test_no_tool_errors_and_the_layouts_are_named(report, v61):
         "closed/Lambda/results/GB300-NVL4_GB300-288GB_aarch64x4/qwen3-vl-235b-a22b/Server"]
 
 
+def test_reports_name_the_layout_found(v61, report):
+    """The layout is visible in normal output: the JSON report's `layout` of each endpoint result (absent for
+    LoadGen results) and the text report's `files` column."""
+    layouts = {r["id"]: r.get("layout") for r in json.loads(
+        CliRunner().invoke(app, ["check", v61, "--format", "json"]).output)["results"]}
+    assert layouts[HPE] == "publish script: performance/run_1/"
+    assert layouts[f"{NV}/deepseek-r1/Offline"] == "official: performance/"
+    assert layouts["closed/Lambda/results/GB300-NVL4_GB300-288GB_aarch64x4/qwen3-vl-235b-a22b/Server"] == \
+        "official: performance/, config.yaml at accuracy/config.yaml"
+    assert layouts[QNA] is None and sum(v is not None for v in layouts.values()) == 13
+    from checker.reporters.text import render
+    text = render(report, width=220, details=True)
+    header = next(line for line in text.splitlines() if "verdict" in line)
+    assert header.split()[-2:] == ["files", "┃"]
+    hpe_line = next(line for line in text.splitlines() if "HPE_PROLIANT" in line)
+    assert "publish script: performance/run_1/" in hpe_line
+    assert "LoadGen logs" in next(line for line in text.splitlines() if "e2e-rag-qna" in line)
+
+
 def test_values_and_units_are_the_published_ones(v61, report):
     rows = _expected(v61)
     by_id = {r.id: r for r in report.results}
