@@ -99,53 +99,146 @@ def invalidates(scope: str, code: str, rules: RoundRules) -> bool:
     return True
 
 
-def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
-    severity = _severity(check.code, rules, profile)
-    if severity == Severity.OFF:
-        return
-    scope = "" if check.scope == "round" else _scope_key(check, ctx)
-    reach = invalidates(check.scope, check.code, rules)
+@dataclasses.dataclass(frozen=True)
+class Step:
+    """One check ready to run: its severity under the round and profile, and whether its errors
+    invalidate the results below them (both fixed for a run, so looked up once, not per context)."""
+
+    check: Check
+    severity: Severity
+    reach: bool
+
+
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The steps of a run by scope, built once per (rules, profile, checks): checks graded ``off`` are
+    left out, and result contexts get the steps that apply to them (``applies``) without asking every
+    check on every result."""
+
+    by_scope: dict[str, tuple[Step, ...]]
+    endpoint_results: tuple[Step, ...]  # the result steps for an endpoint result (no LoadGen logs)
+
+    def steps(self, scope: str, ctx=None) -> tuple[Step, ...]:
+        if scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None:
+            return self.endpoint_results
+        return self.by_scope.get(scope, ())
+
+
+_PLANS: dict[tuple[int, Profile, int], tuple[RoundRules, tuple, Plan]] = {}
+
+
+def plan_for(rules: RoundRules, profile: Profile, checks: tuple[Check, ...] = ALL_CHECKS) -> Plan:
+    """The plan of ``checks`` under ``rules`` and ``profile`` (remembered for the last few)."""
+    key = (id(rules), profile, id(checks))
+    entry = _PLANS.get(key)
+    if entry is not None and entry[0] is rules and entry[1] is checks:
+        return entry[2]
+    by_scope: dict[str, list[Step]] = {}
+    endpoint: list[Step] = []
+    marker = _EndpointMarker()
+    for item in checks:
+        severity = _severity(item.code, rules, profile)
+        if severity == Severity.OFF:
+            continue
+        step = Step(item, severity, invalidates(item.scope, item.code, rules))
+        by_scope.setdefault(item.scope, []).append(step)
+        if item.scope == "result" and applies(item, marker, rules):
+            endpoint.append(step)
+    plan = Plan({scope: tuple(steps) for scope, steps in by_scope.items()}, tuple(endpoint))
+    if len(_PLANS) > 16:
+        _PLANS.clear()
+    _PLANS[key] = (rules, checks, plan)
+    return plan
+
+
+class _EndpointMarker:
+    endpoint = True  # stands for any endpoint result when the plan asks ``applies``
+
+
+def _stamped(item: Finding, step: Step, result_id) -> Finding:
+    """``item`` with the engine's fields set: a copy made field by field (as ``dataclasses.replace``
+    would, without its per-call introspection; a check may yield a finding it shares with another)."""
+    out = object.__new__(Finding)
+    fields = out.__dict__
+    fields.update(item.__dict__)
+    fields["code"] = step.check.code
+    fields["severity"] = step.severity
+    fields["scope"] = step.check.scope
+    fields["invalidates"] = step.reach
+    fields["result_id"] = result_id
+    return out
+
+
+def _run_step(step: Step, ctx, rules: RoundRules, out: list[Finding], scope_of=None, scope: str | None = None) -> None:
+    """Run one step on ``ctx``; ``scope`` is the context's scope key when the caller knows it."""
+    check = step.check
+    if scope is None:
+        scope = "" if check.scope == "round" else _scope_key(check, ctx)
     try:
-        for item in check.run(ctx, rules):
-            out.append(dataclasses.replace(item, code=check.code, severity=severity, scope=check.scope,
-                                           invalidates=reach, result_id=scope_of(item) if scope_of else scope))
+        for item in check.func(ctx, rules) or ():
+            out.append(_stamped(item, step, scope_of(item) if scope_of else scope))
     except Exception as exc:  # isolate: a crashing check must not stop the run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         out.append(Finding(
             message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
             location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
             hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-            code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=reach))
+            code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=step.reach))
+
+
+def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
+    """Run one check on one context (the plan's way, for a caller holding a single check)."""
+    severity = _severity(check.code, rules, profile)
+    if severity == Severity.OFF:
+        return
+    _run_step(Step(check, severity, invalidates(check.scope, check.code, rules)), ctx, rules, out, scope_of)
 
 
 def _in_scope(scope: str, rel: str) -> bool:
     return scope == "" or rel == scope or rel.startswith(scope + "/")
 
 
-def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["default"],
-               checks: tuple[Check, ...] = ALL_CHECKS, scopes: tuple[str, ...] | None = None) -> list[Finding]:
-    by_scope: dict[str, list[Check]] = {}
-    for item in checks:
-        if scopes is None or item.scope in scopes:
-            by_scope.setdefault(item.scope, []).append(item)
-    findings: list[Finding] = []
-    for item in by_scope.get("root", []):
-        _run(item, tree.root, rules, profile, findings)
-    for scope, contexts in (("division", tree.divisions), ("submitter", tree.submitters), ("system", tree.systems),
-                            ("result", tree.results)):
-        for ctx in contexts:
-            for item in by_scope.get(scope, []):
-                if applies(item, ctx, rules):
-                    _run(item, ctx, rules, profile, findings)
+def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list[Finding]) -> None:
+    for ctx in contexts:
+        steps = plan.steps(scope, ctx)
+        if steps:
+            key = _scope_key(steps[0].check, ctx)  # the same for every step of this scope
+            for step in steps:
+                _run_step(step, ctx, rules, out, scope=key)
+
+
+def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
+    """The model checks, which see the scenarios of the model whose performance checks passed."""
+    steps = plan.steps("model")
+    if not steps:
+        return
     failed_perf = {f.result_id for f in findings
                    if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
+    failed_perf.discard("")
+    failed_perf.discard(None)
     for model in tree.models:
+        prefix = model.rel + "/"
         passed = tuple(sorted({r.scenario for r in tree.results
-                               if r.rel.startswith(model.rel + "/") and r.scenario
-                               and not any(_in_scope(s, r.rel) for s in failed_perf if s)}))
+                               if r.scenario and r.rel.startswith(prefix)
+                               and not any(_in_scope(s, r.rel) for s in failed_perf)}))
         ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
-        for item in by_scope.get("model", []):
-            _run(item, ctx, rules, profile, findings)
+        for step in steps:
+            _run_step(step, ctx, rules, findings)
+
+
+def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["default"],
+               checks: tuple[Check, ...] = ALL_CHECKS, scopes: tuple[str, ...] | None = None) -> list[Finding]:
+    plan = plan_for(rules, profile, checks)
+    if scopes is not None:
+        plan = Plan({s: steps for s, steps in plan.by_scope.items() if s in scopes},
+                    plan.endpoint_results if "result" in scopes else ())
+    findings: list[Finding] = []
+    for step in plan.steps("root"):
+        _run_step(step, tree.root, rules, findings)
+    for scope, contexts in (("division", tree.divisions), ("submitter", tree.submitters), ("system", tree.systems),
+                            ("result", tree.results)):
+        _run_contexts(plan, scope, contexts, rules, findings)
+    _model_stage(plan, tree, rules, findings)
     return findings
 
 
@@ -299,7 +392,7 @@ def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRul
             return hit
     tree = load_submitter(root, division, submitter, rules)
     findings = run_checks(tree, rules, profile, ALL_CHECKS, scopes=("submitter", "system"))
-    result_checks = tuple(c for c in ALL_CHECKS if c.scope == "result")
+    plan = plan_for(rules, profile, ALL_CHECKS)
     depth = rules.power.measure_file_ancestor_depth
     for result in tree.results:
         key = store.result_key(cache.salt, found, result, depth)
@@ -309,25 +402,14 @@ def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRul
             cache.stats.results_reused += 1
             continue
         own: list[Finding] = []
-        for item in result_checks:
-            if applies(item, result, rules):
-                _run(item, result, rules, profile, own)
+        for step in plan.steps("result", result):
+            _run_step(step, result, rules, own, scope=result.rel)
         if key:
             cache.store("results", key, own)
         findings += own
         cache.stats.results_checked += 1
         cache.stats.checked.append(result.rel)
-    # model checks, exactly as the last stage of run_checks
-    failed_perf = {f.result_id for f in findings
-                   if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
-    model_checks = tuple(c for c in ALL_CHECKS if c.scope == "model")
-    for model in tree.models:
-        passed = tuple(sorted({r.scenario for r in tree.results
-                               if r.rel.startswith(model.rel + "/") and r.scenario
-                               and not any(_in_scope(s, r.rel) for s in failed_perf if s)}))
-        ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
-        for item in model_checks:
-            _run(item, ctx, rules, profile, findings)
+    _model_stage(plan, tree, rules, findings)  # exactly as the last stage of run_checks
     mine = findings_by_result(tree.results, findings)
     summaries = [summarise(r, rules, mine[r.rel]) for r in tree.results]
     digest = store.summaries_digest(summaries)
@@ -461,8 +543,8 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
                 found = hit
         if found is None:
             found = []
-            for item in round_checks:
-                _run(item, round_ctx, rules, prof, found, scope_of=lambda f: f.result_id or "")
+            for step in plan_for(rules, prof, checks).steps("round"):
+                _run_step(step, round_ctx, rules, found, scope_of=lambda f: f.result_id or "")
             if round_key is not None:
                 unit_cache.store("rounds", round_key, found)
         by_id = {s.id: s for s in summaries}
