@@ -214,7 +214,9 @@ def endpoint_seeds_not_round_seeds(ctx, rules):
     schedule and sample-index seeds. 42/42 is the tool's default (no ruleset pinned).
     Why: rounds-v6.md 3.7 and 7.3; endpoints-v61.md 1.8. The official checker reads config.yaml only,
     which can be edited after the run (the HPE v6.1 result recorded 42/42 while its config.yaml shows the
-    round's seeds).
+    round's seeds). That result was accepted and published (errors 0); mlpc holds it invalid by the rules,
+    and `mlpc report --table-all-results` still reproduces its published row, listed with this code in
+    summary_results_notes.md.
     Failing example: `run_config` with `scheduler_random_seed: 42`.
     How to fix: pin the round's ruleset (`submission_ref`) or set the seeds, and rerun.
     Data used: `seeds.sample_index_rng_seed`, `seeds.schedule_rng_seed`. Stricter than the official checker.
@@ -244,7 +246,9 @@ def endpoint_config_disagrees_with_run(ctx, rules):
     `result_summary.json` `run_config` recorded at run time; every further copy of `config.yaml` in the
     scenario folder equals the first on those fields.
     Why: the configuration is the evidence of how the run was made; one edited after the run (the HPE
-    v6.1 result: config.yaml shows the round's seeds, the run recorded 42/42) misstates it.
+    v6.1 result: config.yaml shows the round's seeds, the run recorded 42/42) misstates it. The official
+    checker read the edited file and the row was published; mlpc rejects it (with EP007) and says so in
+    summary_results_notes.md when `mlpc report --table-all-results` reproduces the row.
     Failing example: config.yaml `dataloader_random_seed` changed after the run.
     How to fix: submit the config.yaml the tool wrote for this run.
     Data used: none (fields of the files). Stricter than the official checker.

@@ -209,6 +209,9 @@ def bundle(report, rules, official_csv: bool = False, extras=None, table_all_res
     table = published_table.render(report, rules, extras, all_results=table_all_results)
     if table is not None:
         files["summary_results.json"] = table
+        note = published_table.notes(report) if table_all_results else None
+        if note is not None:
+            files["summary_results_notes.md"] = note
     index = markdown.pack_index(report)
     for division, submitter in index:
         name = _safe_name(f"{division}-{submitter}") + ".md"
@@ -359,6 +362,8 @@ def report(
     counts = result.counts()
     packs = sum(1 for n in files if n.endswith(".md"))
     table = ", summary_results.json" if "summary_results.json" in files else ""
+    if "summary_results_notes.md" in files:
+        table += " (with rows mlpc rejects: summary_results_notes.md says which and why)"
     _err().print(f"report written to {out}: summary.csv{table}, report.json, index.html and {packs} review pack(s); "
                  f"{counts['results']} results ({counts['valid']} valid, {counts['invalid']} invalid), "
                  f"{count(counts['errors'], 'error')}, {count(counts['warnings'], 'warning')}", markup=False)

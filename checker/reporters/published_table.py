@@ -181,3 +181,30 @@ def render(report: Report, rules, extras: Mapping[str, Mapping[str, object]] | N
     data = rows(report, rules.summary_columns, rules.summary_conventions, table,
                 tuple(rules.power_units.values()), extras, all_results)
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def listed_despite_findings(report: Report) -> list[tuple[str, tuple[str, ...]]]:
+    """The results ``all_results`` adds to the table although mlpc rejects them (they have a value), each
+    with the codes of the errors that reject it, sorted: what a reader of such a table must be told."""
+    from checker.report import counts_as, findings_in_scope
+
+    rejected = [r.id for r in report.results if not r.valid and r.value]
+    mine = findings_in_scope(rejected, report.findings)
+    return [(rid, tuple(sorted({f.code for f in mine[rid] if counts_as(f) == "error"}))) for rid in rejected]
+
+
+def notes(report: Report) -> str | None:
+    """``summary_results_notes.md`` for a table written with ``all_results``: which rows it lists despite
+    mlpc's findings, why (the codes, with ``mlpc explain``), and that their ``errors`` is mlpc's count (a
+    published table lists only accepted results, with 0). None when every listed row is accepted."""
+    listed = listed_despite_findings(report)
+    if not listed:
+        return None
+    lines = ["# summary_results.json: rows listed despite mlpc's findings", "",
+             f"Written with `--table-all-results`: {len(listed)} of its rows are results mlpc rejects. Their values "
+             "are reproduced as a published table would show them; their `errors` is mlpc's count of their "
+             "errors (a published table lists only accepted results, with 0). `mlpc explain CODE` says why each "
+             "code rejects a result.", ""]
+    for rid, codes in listed:
+        lines.append(f"- `{rid}`: {', '.join(codes) or 'no result value'}")
+    return "\n".join(lines) + "\n"

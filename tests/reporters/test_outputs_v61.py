@@ -113,3 +113,27 @@ def test_private_ids_fill_the_column_and_nothing_is_written(v61_outputs):
     assert all(value and value.count("-") == 2 for value in ids.values())
     assert len(set(ids.values())) == len(ids)
     assert sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs) == before
+
+
+def test_rows_listed_despite_findings_are_named_with_their_codes(v61_outputs):
+    """--table-all-results reproduces the rows mlpc rejects, and a note says which and why (HPE: the seeds
+    its run recorded; published with errors 0); the default table lists none, so it has no note."""
+    _, _, _, files, all_files = v61_outputs
+    assert "summary_results_notes.md" not in files
+    note = all_files["summary_results_notes.md"]
+    listed = {line.split("`")[1]: set(line.split(": ")[-1].split(", "))
+              for line in note.splitlines() if line.startswith("- `")}
+    assert set(listed) == REJECTED
+    assert {"EP007", "EP008"} <= listed[HPE]
+    assert "MS003" in listed[f"{DELL}/Offline"] and "AC005" in listed[QNA]
+    assert "mlpc explain" in note
+    assert set(_table(all_files)) >= REJECTED
+
+
+def test_explain_of_the_hpe_seed_codes_says_the_row_was_published():
+    from typer.testing import CliRunner
+
+    from checker.cli import app
+    for code in ("EP007", "EP008"):
+        text = CliRunner().invoke(app, ["explain", code]).output
+        assert "HPE" in text and "published" in text and "summary_results_notes.md" in text, code
