@@ -1,5 +1,5 @@
-"""The detail log is the record (PF022-PF025): a summary log that disagrees with its detail log, a
-detail log that writes its own result twice, a rate that does not follow from the run's own timing.
+"""The detail log is the record (PF022-PF026): a summary log that disagrees with its detail log, a
+detail log that writes its own result twice, a figure that does not follow from the rest of the run.
 
 ``mlperf_log_summary.txt`` is LoadGen's digest of ``mlperf_log_detail.txt``. The official checkers and
 the checks here read the detail log; a summary that says something else was edited or copied from
@@ -9,7 +9,9 @@ another run, and anyone who reads it (a reviewer, a results table, a compliance 
 from __future__ import annotations
 
 from checker.checks.base import check, finding
+from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.log_digest import disagreements
+from checker.metrics.run_record import Bounds, contradictions
 
 
 def _runs(ctx):
@@ -104,50 +106,112 @@ def detail_log_record_key_repeated(ctx, rules):
                           hint="submit the detail log LoadGen wrote", keys=repeated)
 
 
-def _number(value) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def _bounds(ctx, rules) -> Bounds:
+    model = rules.models.get(ctx.mlperf_model)
+    band = rules.offline_rate_duration_band
+    return Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
+                  rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None)
 
 
 @check("PF025", "result-inconsistent-with-run", "result", stricter=True)
 def result_inconsistent_with_run(ctx, rules):
-    """The reported rate does not follow from the rest of its own detail log.
+    """The reported figure does not follow from the rest of its own detail log.
 
-    What it checks: an Offline run's `result_samples_per_second` times its `result_max_latency_ns` (the
-    time the last sample completed) equals the samples it issued (`generated_samples_per_query`, else
-    `effective_samples_per_query`) within `offline_rate_duration_band`; a Server run's
-    `result_completed_samples_per_sec` is at most `server_completed_over_scheduled_max` times its
-    `result_scheduled_samples_per_sec`.
-    Why: LoadGen computes these rates from the run's timing, so a rate edited in the logs (in the
-    summary and the detail log alike, which PF022 cannot see) no longer matches the run it claims to
-    describe (stricter than the official checker, which reads the rate as written).
-    Failing example: `result_samples_per_second` raised by half in both logs of an Offline run.
+    What it checks: the performance run's detail log against itself (`checker/metrics/run_record.py`).
+    Offline: `result_samples_per_second` times `result_max_latency_ns` (the time the last sample completed)
+    equals the samples issued within `offline_rate_duration_band`. Server: `result_completed_samples_per_sec`
+    is at most `server_completed_over_scheduled_max` times `result_scheduled_samples_per_sec`; the scheduled
+    rate is (samples - 1) / `generated_query_duration`; the completed rate lies between (samples - 1) over
+    the last scheduled time plus `result_max_latency_ns` and samples over it plus `result_min_latency_ns`;
+    `result_completed_tokens_per_second` / completed rate (tokens per sample) equals
+    `result_token_throughput_with_loadgen_overhead` / scheduled rate. SingleStream: `early_stopping_latency_ss`
+    lies between the 90th percentile (token runs: first-token) and the largest latency, the p99 estimate
+    `early_stopping_latency_ms` is at least the 99th percentile, `result_qps_without_loadgen_overhead` is 1 /
+    `result_mean_latency_ns`. MultiStream: `early_stopping_latency_ms` lies between the 99th per-query
+    percentile and the largest per-query latency. Every run: min <= p50 <= ... <= p99.9 <= max and the mean
+    within min..max (sample, per-query and first-token latencies). gptj's inferred token rates are the
+    sample rate times `inferred_tokens_per_sample`. Relations other than the Offline band hold within
+    `run_record_tolerance`.
+    Why: LoadGen computes the result from these counts and timings in the same run (official-checker.md
+    section 4), so a figure edited alike in the summary and the detail log (which PF022 cannot see) no longer
+    matches the run it claims to describe (stricter than the official checker, which reads the figure as
+    written).
+    Failing example: `result_samples_per_second` raised by half in both logs of an Offline run; a
+    SingleStream `early_stopping_latency_ss` lowered below `result_90.00_percentile_latency_ns`.
     How to fix: submit the logs LoadGen wrote.
-    Data used: `offline_rate_duration_band`, `server_completed_over_scheduled_max`.
+    Data used: `offline_rate_duration_band`, `server_completed_over_scheduled_max`, `run_record_tolerance`,
+    `models.*.inferred_tokens_per_sample`.
     """
     log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
     if log is None:
         return
-    scenario = log.get("effective_scenario")
-    band = rules.offline_rate_duration_band
-    if scenario == "Offline" and band:
-        rate, last = _number(log.get("result_samples_per_second")), _number(log.get("result_max_latency_ns"))
-        issued = _number(log.get("generated_samples_per_query")) or _number(log.get("effective_samples_per_query"))
-        if rate and last and issued:
-            ratio = rate * last / 1e9 / issued
-            if not band[0] <= ratio <= band[1]:
-                yield finding(ctx.perf.rel, f"result_samples_per_second {rate:g} over {last / 1e9:g} s is "
-                              f"{rate * last / 1e9:g} samples, {ratio:.3f} times the {issued:g} issued",
-                              expected=f"{band[0]:g}-{band[1]:g} times the samples issued", actual=f"{ratio:.3f}",
-                              hint="submit the logs LoadGen wrote", ratio=round(ratio, 6))
-    limit = rules.server_completed_over_scheduled_max
-    if scenario == "Server" and limit:
-        done = _number(log.get("result_completed_samples_per_sec"))
-        planned = _number(log.get("result_scheduled_samples_per_sec"))
-        if done and planned and done > planned * limit:
-            yield finding(ctx.perf.rel, f"the run completed {done:g} samples/s but scheduled only {planned:g}",
-                          expected=f"<= {limit:g} x result_scheduled_samples_per_sec", actual=f"{done / planned:.3f} x",
-                          hint="submit the logs LoadGen wrote", ratio=round(done / planned, 6))
+    for item in contradictions(log, _bounds(ctx, rules)):
+        yield finding(ctx.perf.rel, item.message, expected=item.expected, actual=item.actual,
+                      hint="submit the logs LoadGen wrote", key=item.key)
+
+
+_TOKEN_RATES = {"result_tokens_per_second": "result_samples_per_second",
+                "result_completed_tokens_per_second": "result_completed_samples_per_sec"}
+
+
+@check("PF026", "token-rate-inconsistent-with-output-length", "result", stricter=True)
+def token_rate_inconsistent_with_output_length(ctx, rules):
+    """A token rate implies more (or fewer) output tokens per sample than the model writes.
+
+    What it checks: an Offline `result_tokens_per_second` or a Server `result_completed_tokens_per_second`
+    divided by the run's sample rate (`result_samples_per_second`, `result_completed_samples_per_sec`) is
+    the performance run's mean output tokens per sample. It must lie within `tokens_per_sample_band` times
+    the accuracy run's `TOKENS_PER_SAMPLE` (accuracy.txt) or, where accuracy.txt prints none, within the
+    model's `output_tokens_per_sample` bounds. Models with neither (llama3.1-8b, whisper) are not checked:
+    nothing else in the result states their output length.
+    Why: the same model on the same dataset writes answers of the same length in both runs (the shared
+    subsets: 0.993-1.007 times), and LoadGen does not log an Offline run's token count, so a token rate
+    edited in both logs shows only here (stricter than the official checker, which reads the rate as
+    written; rules-v6 TEST09 bounds performance-mode output length for gpt-oss-120b).
+    Failing example: `result_tokens_per_second` raised by half in both logs of a llama2-70b Offline run
+    whose accuracy.txt says `'tokens_per_sample': 291.2`.
+    How to fix: submit the logs LoadGen wrote.
+    Data used: `tokens_per_sample_band`, `models.*.output_tokens_per_sample`, `accuracy_patterns.TOKENS_PER_SAMPLE`.
+    """
+    log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
+    model = rules.models.get(ctx.mlperf_model)
+    if log is None or model is None:
+        return
+    reference = _accuracy_tokens_per_sample(ctx, rules)
+    band = rules.tokens_per_sample_band
+    if reference is not None and band:
+        low, high, source = reference * band[0], reference * band[1], f"{band[0]:g}-{band[1]:g} x the accuracy " \
+            f"run's TOKENS_PER_SAMPLE {reference:g}"
+    elif model.output_tokens_per_sample:
+        (low, high), source = model.output_tokens_per_sample, "the model's output_tokens_per_sample"
+    else:
+        return
+    for key, rate_key in _TOKEN_RATES.items():
+        tokens, samples = log.get(key), log.get(rate_key)
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in (tokens, samples)):
+            continue
+        per = tokens / samples
+        if not low <= per <= high:
+            yield finding(ctx.perf.rel, f"{key} {tokens:g} over {rate_key} {samples:g} is {per:.6g} output tokens "
+                          f"per sample, outside {low:.6g}-{high:.6g} ({source})", expected=f"{low:.6g}-{high:.6g}",
+                          actual=f"{per:.6g}", hint="submit the logs LoadGen wrote", key=key)
+
+
+def _accuracy_tokens_per_sample(ctx, rules) -> float | None:
+    pattern = rules.accuracy_patterns.get(TOKENS_METRIC)
+    text = ctx.accuracy.accuracy_txt
+    if not pattern or not text:
+        return None
+    found = read_accuracy(text, {TOKENS_METRIC: pattern}, [(TOKENS_METRIC, 0.0)], []).values.get(TOKENS_METRIC)
+    try:
+        value = float(found) if found is not None else None
+    except ValueError:
+        return None
+    return value if value and value > 0 else None
+
+
+TOKENS_METRIC = "TOKENS_PER_SAMPLE"
 
 
 CHECKS = (summary_detail_mismatch, summary_detail_settings_differ, detail_log_record_key_repeated,
-          result_inconsistent_with_run)
+          result_inconsistent_with_run, token_rate_inconsistent_with_output_length)

@@ -21,6 +21,8 @@ FIELDS: dict[str, str] = {
     "Result is": "result_validity",
     "Samples per second": "result_samples_per_second",
     "Tokens per second": "result_tokens_per_second",
+    "Tokens per second (inferred)": "result_inferred_tokens_per_second",
+    "Completed tokens per second (inferred)": "result_inferred_completed_tokens_per_second",
     "Completed samples per second": "result_completed_samples_per_sec",
     "Completed tokens per second": "result_completed_tokens_per_second",
     "Scheduled samples per second": "result_scheduled_samples_per_sec",
@@ -34,7 +36,6 @@ FIELDS: dict[str, str] = {
     "Min queries satisfied": "result_min_queries_met",
     "Performance constraints satisfied": "result_perf_constraints_met",
     "Early stopping satisfied": "early_stopping_met",
-    "Early stopping 90th percentile estimate": "early_stopping_latency_ss",
     "samples_per_query": "effective_samples_per_query",
     "target_qps": "effective_target_qps",
     "target_latency (ns)": "effective_target_latency_ns",
@@ -51,6 +52,10 @@ FIELDS: dict[str, str] = {
     "performance_sample_count": "effective_performance_sample_count",
 }
 _PERCENTILE = re.compile(r"^(\d+\.\d+) percentile latency \(ns\)$")
+_RESULT_PERCENTILE = re.compile(r"^(\d+(?:\.\d+)?)th percentile latency \(ns\)$")
+# early-stopping estimates: the 90th is SingleStream's result (token runs: the first TTFT block's), the 99th
+# MultiStream's result and SingleStream's p99 estimate
+_ESTIMATE = re.compile(r"^Early stopping (\d+(?:\.\d+)?)th percentile estimate$")
 # MultiStream summaries show per-query latencies under the same labels
 _PER_QUERY = {"result_min_latency_ns": "result_min_query_latency_ns", "result_max_latency_ns": "result_max_query_latency_ns",
               "result_mean_latency_ns": "result_mean_query_latency_ns"}
@@ -77,8 +82,10 @@ class Disagreement:
 def detail_key(label: str) -> str | None:
     if label in FIELDS:
         return FIELDS[label]
-    if label == "Early stopping 99th percentile estimate":  # MultiStream's result (SingleStream: no key)
-        return "early_stopping_latency_ms"
+    if match := _ESTIMATE.match(label):  # "90th" (LoadGen 4.x) or "90.0th" (5.x and later)
+        return {90.0: "early_stopping_latency_ss", 99.0: "early_stopping_latency_ms"}.get(float(match.group(1)))
+    if match := _RESULT_PERCENTILE.match(label):  # the result line of a SingleStream/MultiStream summary
+        return f"result_{float(match.group(1)):.2f}_percentile_latency_ns"
     match = _PERCENTILE.match(label)
     return f"result_{match.group(1)}_percentile_latency_ns" if match else None
 

@@ -96,6 +96,10 @@ class ModelRules(_Strict):
     loadgen_name: str | None = None  # name used in mlperf.conf / user.conf keys
     endpoint: ModelEndpoint | None = None  # may be measured through an inference endpoint (v6.1+)
     min_duration_ms: int | None = None  # overrides the round's min_duration_ms (v6.1 e2e-rag: exempt)
+    # PF025: LoadGen's inferred token rate is the sample rate times this (gptj token_latency_scaling_factor)
+    inferred_tokens_per_sample: float | None = None
+    # PF026: bounds of a performance run's mean output tokens per sample (where the round states them)
+    output_tokens_per_sample: list[float] | None = None
 
     def targets_for(self, scenario: str | None) -> list[AccuracyTarget]:
         """The accuracy targets of a scenario folder (a target may name the scenarios it applies to)."""
@@ -256,6 +260,8 @@ class RoundRules(_Strict):
     # times the samples per second it scheduled
     offline_rate_duration_band: list[float] | None = None
     server_completed_over_scheduled_max: float | None = None
+    run_record_tolerance: float | None = None  # PF025: relative slack of the other detail-log relations
+    tokens_per_sample_band: list[float] | None = None  # PF026: perf tokens per sample / the accuracy run's
     scenario_dir_aliases: dict[str, str]
     scenarios: list[str]
     early_stopping_scenarios: list[str]

@@ -72,7 +72,6 @@ class Result:
     rid: str  # result id, relative to the root
     scenario: str  # canonical scenario of the folder
     division: str
-    value_key: str | None  # the detail-log key of the reported value
     mlperf_model: str
     rules: object  # the round's RoundRules
 
@@ -116,9 +115,9 @@ def _number(raw: bytes) -> float | None:
         return None
 
 
-def _better(scenario: str, value: float) -> float:
+def _better(key: str, value: float) -> float:
     """A better result: 1.5x the throughput, or 1/1.5 the latency."""
-    return value / 1.5 if scenario in ("SingleStream", "MultiStream") else value * 1.5
+    return value / 1.5 if "latency" in key else value * 1.5
 
 
 def _fmt(value: float, like: bytes) -> bytes:
@@ -128,34 +127,51 @@ def _fmt(value: float, like: bytes) -> bytes:
     return repr(round(value, 6)).encode()
 
 
-def _label_of(key: str) -> str | None:
-    from checker.metrics.log_digest import FIELDS
+def _reported_key(detail: bytes, result: Result) -> str | None:
+    """The detail-log key of the reported figure: the key of the scenario the log was run in (an
+    Interactive folder holds a Server log, an inferred result its source scenario's log)."""
+    from checker.results import result_key
 
-    labels = {detail: label for label, detail in FIELDS.items()}
-    labels["early_stopping_latency_ms"] = "Early stopping 99th percentile estimate"
-    return labels.get(key)
+    raw = _detail_value(detail, "effective_scenario")
+    scenario = raw.decode().strip().strip('"') if raw else result.scenario
+    if scenario not in result.rules.result_fields:
+        return None
+    return result_key(result.rules, result.mlperf_model, scenario)
+
+
+_SUMMARY_LINE = re.compile(r"^(?P<head>[ *]*(?P<label>[^:\n]+?)\s*:\s*)(?P<value>[-+0-9.eE]+)[ \t]*$", re.M)
+
+
+def _summary_values(text: str, key: str) -> list[re.Match]:
+    """Every summary line whose label names the detail key ``key`` (a summary may show a figure twice,
+    e.g. "90.0th percentile latency (ns)" and "90.00 percentile latency (ns)")."""
+    from checker.metrics.log_digest import detail_key
+
+    return [m for m in _SUMMARY_LINE.finditer(text) if detail_key(m.group("label").strip()) == key]
 
 
 def _edit_result(mirror: Mirror, result: Result, in_summary: bool, in_detail: bool) -> bool:
-    """The reported value made 1.5x better in the summary, the detail log or both (the same figure)."""
+    """The reported value made 1.5x better in the summary, the detail log or both (the same figure; every
+    summary line that shows it)."""
     run = f"{result.rid}/{PERF}"
     detail, summary = mirror.read(f"{run}/mlperf_log_detail.txt"), mirror.read(f"{run}/mlperf_log_summary.txt")
-    label = _label_of(result.value_key) if result.value_key else None
-    if detail is None or summary is None or label is None:
+    if detail is None or summary is None:
         return False
-    raw = _detail_value(detail, result.value_key)
+    key = _reported_key(detail, result)
+    raw = _detail_value(detail, key) if key else None
     value = _number(raw) if raw is not None else None
     text = summary.decode("utf-8", "replace")
-    match = re.search(rf"^(?P<head>[ *]*{re.escape(label)}\s*:\s*)(?P<value>[0-9.eE+-]+)\s*$", text, re.M)
-    if value is None or match is None:
+    matches = _summary_values(text, key) if key else []
+    if value is None or not matches:
         return False
-    new = _better(result.scenario, value)
+    new = _better(key, value)
     if in_detail:
-        mirror.replace(f"{run}/mlperf_log_detail.txt", _set_detail(detail, result.value_key, _fmt(new, raw)))
+        mirror.replace(f"{run}/mlperf_log_detail.txt", _set_detail(detail, key, _fmt(new, raw)))
     if in_summary:
-        shown = str(int(round(new))) if "." not in match.group("value") else f"{new:.2f}"
-        mirror.replace(f"{run}/mlperf_log_summary.txt",
-                       (text[:match.start("value")] + shown + text[match.end("value"):]).encode())
+        for match in reversed(matches):
+            shown = str(int(round(new))) if "." not in match.group("value") else f"{new:.2f}"
+            text = text[:match.start("value")] + shown + text[match.end("value"):]
+        mirror.replace(f"{run}/mlperf_log_summary.txt", text.encode())
     return True
 
 
@@ -228,14 +244,13 @@ def _repeat_result(mirror: Mirror, result: Result) -> bool:
     """A second copy of the result line with a better value, written first (where the official reader looks)."""
     rel = f"{result.rid}/{PERF}/mlperf_log_detail.txt"
     detail = mirror.read(rel)
-    if detail is None or result.value_key is None:
-        return False
-    raw = _detail_value(detail, result.value_key)
+    key = _reported_key(detail, result) if detail is not None else None
+    raw = _detail_value(detail, key) if key else None
     value = _number(raw) if raw is not None else None
     if value is None:
         return False
-    line = next(m for m in _LINE.finditer(detail) if m.group("key").decode() == result.value_key)
-    fake = line.group(1) + _fmt(_better(result.scenario, value), raw) + line.group("rest") + b"\n"
+    line = next(m for m in _LINE.finditer(detail) if m.group("key").decode() == key)
+    fake = line.group(1) + _fmt(_better(key, value), raw) + line.group("rest") + b"\n"
     first = detail.index(b":::MLLOG")
     mirror.replace(rel, detail[:first] + fake + detail[first:])
     return True
@@ -276,19 +291,12 @@ FAULTS: tuple[FaultClass, ...] = (
                _accuracy_moved(lambda value, target: target - abs(target) * 1e-4)),
     FaultClass("accuracy scale changed (written 100 times smaller)", frozenset({"AC001", "AC008", "AC013"}),
                _accuracy_moved(lambda value, target: value / 100)),
-    FaultClass("result edited in both logs", frozenset({"CP006", "CP021", "PF019", "PF006", "PF025", "PL001", "PL003"}),
+    FaultClass("result edited in both logs", frozenset({"CP006", "CP021", "PF019", "PF006", "PF025", "PF026", "PL001", "PL003"}),
                lambda m, r: _edit_result(m, r, in_summary=True, in_detail=True),
                note="caught where a compliance run, an early-stopping estimate or the run's timing contradicts it"),
 )
 
 
 def results_of(report, rules) -> list[Result]:
-    """The results of a checked mirror, with the detail-log key of each reported value."""
-    from checker.results import result_key
-
-    out = []
-    for summary in report.results:
-        scenario = summary.scenario
-        key = result_key(rules, summary.mlperf_model, scenario) if scenario in rules.result_fields else None
-        out.append(Result(summary.id, scenario, summary.division, key, summary.mlperf_model, rules))
-    return out
+    """The results of a checked mirror."""
+    return [Result(s.id, s.scenario, s.division, s.mlperf_model, rules) for s in report.results]

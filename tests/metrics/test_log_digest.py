@@ -6,7 +6,7 @@ import os
 import pytest
 
 from checker.loaders.loadgen_log import parse_detail_log, parse_summary_log
-from checker.metrics.log_digest import disagreements
+from checker.metrics.log_digest import detail_key, disagreements
 from tests.conftest import REAL
 
 
@@ -61,3 +61,25 @@ def test_every_real_log_pair_agrees_outside_the_known_settings_quirk():
         settings += [path for d in found if d.setting]
     assert len(pairs) > 200 and record == []
     assert all("Jetson-Thor" in path for path in settings)  # LoadGen 6.0.9 summaries, v6.0 open NVIDIA
+
+
+@pytest.mark.parametrize("label,key", [
+    ("Early stopping 90th percentile estimate", "early_stopping_latency_ss"),  # LoadGen 4.x
+    ("Early stopping 90.0th percentile estimate", "early_stopping_latency_ss"),  # LoadGen 5.x and later
+    ("Early stopping 99.0th percentile estimate", "early_stopping_latency_ms"),
+    ("90.0th percentile latency (ns)", "result_90.00_percentile_latency_ns"),
+    ("99.9th percentile latency (ns)", "result_99.90_percentile_latency_ns"),
+    ("Tokens per second (inferred)", "result_inferred_tokens_per_second"),
+    ("Completed tokens per second (inferred)", "result_inferred_completed_tokens_per_second"),
+])
+def test_result_labels_of_every_loadgen_release_name_their_detail_key(label, key):
+    assert detail_key(label) == key
+
+
+def test_new_style_result_line_edited_in_the_summary_is_a_disagreement():
+    detail = Log(effective_scenario="SingleStream", early_stopping_latency_ss=1203352,
+                 **{"result_90.00_percentile_latency_ns": 1203311})
+    summary = {"90.0th percentile latency (ns)": "1203311", "Early stopping 90.0th percentile estimate": "1203352"}
+    assert disagreements(summary, detail) == []
+    edited = {**summary, "Early stopping 90.0th percentile estimate": "802235"}
+    assert [d.key for d in disagreements(edited, detail)] == ["early_stopping_latency_ss"]
