@@ -1,7 +1,10 @@
 """The verdict of a folder written by ``mlpc audit run``, for the runner and for ``mlpc check``.
 
-The runner writes ``verdict.json`` (the plan, the round, the seeds the run had to carry) next to
-``compliance/TEST0x`` and ``results/``. :func:`verify_run_folder` judges the folder from those files
+The runner writes ``verdict.json`` (the plan, the round, the seeds the run had to carry) and the runs in
+the audited round's own layout (:func:`folder_layout`): up to v5.1 ``compliance/TEST0x`` next to
+``results/`` (``performance/run_1``, ``accuracy``); from v6.0, where the round keeps the TEST0x folders
+inside the scenario folder, the run folder is laid out as a scenario folder (``TEST0x/``,
+``performance/run_1/``, ``accuracy/``). ``verdict.json`` records which. :func:`verify_run_folder` judges the folder from those files
 alone, with the same verification ``mlpc check`` applies to a submission's TEST0x folders; the
 runner reports its result and ``mlpc check RUN_FOLDER`` calls it again, so both give the same
 verdict, and an edit to the folder after the run changes what ``mlpc check`` says.
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from checker.diagnostics import Finding, MlpcError, Severity
 from checker.report import Report, ResultSummary
@@ -23,10 +27,44 @@ NEUTRAL = frozenset({"CP025"})
 MAX_MARKER_BYTES = 4 * 1024 * 1024
 
 
+LEGACY_LAYOUT = {"compliance": "compliance", "results": "results"}  # records written before the layout was kept
+TEST_FOLDER = re.compile(r"TEST\d\d$")
+
+
+def folder_layout(round_name: str) -> dict[str, str]:
+    """Where a run folder of ``round_name`` keeps the compliance test and the submission-like runs, as the
+    round's rules lay out a result (``layout.compliance`` and ``layout.result``): their top folders
+    (``compliance``, ``results``), or ``""`` for both when the round folds TEST0x into the scenario folder."""
+    from checker.loaders.rules import load_rules
+
+    layout = load_rules(round_name).layout
+    if layout.compliance == layout.result:
+        return {"compliance": "", "results": ""}
+    return {"compliance": layout.top_folder(layout.compliance) or "", "results": layout.result.split("/", 1)[0]}
+
+
+def record_layout(record: dict) -> dict[str, str]:
+    """The layout a run record names; only the two known shapes are accepted (a record is input: its
+    folders must not point elsewhere), anything else is read as the legacy one."""
+    layout = record.get("layout")
+    if layout in ({"compliance": "", "results": ""}, LEGACY_LAYOUT):
+        return layout
+    return LEGACY_LAYOUT
+
+
+def _has_test_folder(folder: str) -> bool:
+    if os.path.isdir(os.path.join(folder, "compliance")):
+        return True
+    try:
+        return any(TEST_FOLDER.match(name) and os.path.isdir(os.path.join(folder, name)) for name in os.listdir(folder))
+    except OSError:
+        return False
+
+
 def read_record(folder: str) -> dict | None:
     """The run record of a run folder, or None when ``folder`` is not one."""
     path = os.path.join(folder, MARKER)
-    if not (os.path.isfile(path) and os.path.isdir(os.path.join(folder, "compliance"))):
+    if not (os.path.isfile(path) and _has_test_folder(folder)):
         return None
     try:
         with open(path, "rb") as handle:
@@ -48,8 +86,9 @@ def verify_run_folder(folder: str, record: dict) -> tuple[list[Finding], bool]:
     plan = record["plan"]
     spec = load_round_spec(plan["round"])
     seeds = record.get("expected_seeds")
+    layout = record_layout(record)
     findings = verify_compliance_dir(
-        os.path.join(folder, "compliance"), os.path.join(folder, "results"),
+        os.path.join(folder, layout["compliance"]).rstrip(os.sep), os.path.join(folder, layout["results"]).rstrip(os.sep),
         record.get("model") or plan.get("model", ""), plan["scenario"], spec, folder,
         expected_seeds=seeds if isinstance(seeds, dict) else None,
         expected_test05_seeds=record.get("expected_test05_seeds") or None,
@@ -65,7 +104,7 @@ def check_run_folder(folder: str, record: dict) -> Report:
 
     plan = record["plan"]
     findings, passed = verify_run_folder(folder, record)
-    rid = f"compliance/{plan['test']}"
+    rid = "/".join(part for part in (record_layout(record)["compliance"], plan["test"]) if part)
     stamped = []
     for f in findings:
         severity = Severity.INFO if f.code in NEUTRAL else Severity.ERROR

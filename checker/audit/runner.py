@@ -10,12 +10,14 @@ Each LoadGen run (accuracy / reference / test) runs in its own subprocess (LoadG
 built-in mlperf.conf and seeds only on the first ``FromConfig`` of a process), with a timeout; a
 SUT that raises or hangs kills the run. The compliance folder is written into a temporary
 directory next to ``out`` and renamed to ``out`` only once every run finished, so a failed run
-leaves no output. Layout of ``out``::
+leaves no output. Layout of ``out``, the audited round's own (``run_folder.folder_layout``)::
 
-    compliance/TEST0x/...            the official compliance layout (verify_*.txt, logs)
-    results/performance/run_1/       the reference (submission-like) performance run
-    results/accuracy/                the accuracy-mode run (TEST01, TEST07, TEST08)
-    verdict.json                     the plan, the seeds expected, the recomputed verdict and its findings
+    up to v5.1                       from v6.0 (TEST0x inside the scenario folder)
+    compliance/TEST0x/...            TEST0x/...                the compliance test (verify_*.txt, logs)
+    results/performance/run_1/       performance/run_1/        the reference (submission-like) run
+    results/accuracy/                accuracy/                 the accuracy-mode run (TEST01, TEST07, TEST08)
+    verdict.json                     verdict.json              the plan, the seeds expected, the layout, the
+                                                               recomputed verdict and its findings
 
 Rounds: the run uses the seeds of the round it audits (``--round``, else the round of the tree
 ``--round-from`` points to, else the round whose seeds the installed LoadGen writes). LoadGen
@@ -362,7 +364,7 @@ def _run_worker(job: dict, cwd: str, timeout_s: float) -> dict:
 def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None] | None = None) -> AuditOutcome:
     """Run ``plan.test`` against the SUT, write the compliance folder to ``out`` atomically, verify it."""
     from checker.audit import loadgen_release as lr
-    from checker.audit.run_folder import verify_run_folder
+    from checker.audit.run_folder import folder_layout, verify_run_folder
     from checker.loaders.audit_spec import load_round_spec, load_rounds, read_audit_config, resolve_audit_settings
 
     started = time.monotonic()
@@ -398,14 +400,16 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
     try:
         phases = _phases(plan.test)
         seeds: dict = {}
-        test_dir = os.path.join(tmp, "compliance", plan.test)
+        layout = folder_layout(round_name)
+        test_dir = os.path.join(tmp, layout["compliance"], plan.test)
+        results = os.path.join(tmp, layout["results"]).rstrip(os.sep)
         for i, (phase, mode) in enumerate(phases):
             if progress:
                 progress(f"{plan.test}: {phase} run ({mode})", i, len(phases))
             if phase == "accuracy":
-                logdir = os.path.join(tmp, "results", "accuracy")
+                logdir = os.path.join(results, "accuracy")
             elif phase == "reference":
-                logdir = os.path.join(tmp, "results", "performance", "run_1")
+                logdir = os.path.join(results, "performance", "run_1")
             else:
                 logdir = os.path.join(test_dir, "accuracy" if plan.test == "TEST06" else os.path.join("performance", "run_1"))
             workdir = os.path.join(tmp, "work", phase)
@@ -423,15 +427,15 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
         if progress:
             progress(f"{plan.test}: verifying", len(phases), len(phases))
         _arrange(plan.test, tmp, test_dir)
-        figures = _write_verify_files(plan, spec, model, factory, tmp, test_dir)
+        figures = _write_verify_files(plan, spec, model, factory, results, test_dir)
         expected = seeds.get("official_seeds") if plan.accept_installed_seeds else spec.info.seeds.as_dict()
         record = {"plan": asdict(plan), "model": model, "round_reason": round_reason, "notes": notes,
                   "loadgen_release": lr.installed_release(), "expected_seeds": expected,
-                  "expected_test05_seeds": seeds.get("test05_seeds")}
-        findings, passed = verify_run_folder(tmp, record)
+                  "expected_test05_seeds": seeds.get("test05_seeds"), "layout": layout}
+        shutil.rmtree(os.path.join(tmp, "work"), ignore_errors=True)  # before verifying: in a v6.0+ run folder
+        findings, passed = verify_run_folder(tmp, record)              # it would sit beside the TEST0x folder
         outcome = AuditOutcome(plan.test, passed, str(out_path), [f.to_dict() for f in findings], figures,
                                round(time.monotonic() - started, 3), round_name, round_reason, notes)
-        shutil.rmtree(os.path.join(tmp, "work"), ignore_errors=True)
         with open(os.path.join(tmp, "verdict.json"), "w", encoding="utf-8") as handle:
             json.dump({**asdict(outcome), **record}, handle, indent=2, sort_keys=True, default=str)
         os.rename(tmp, out_path)
@@ -473,7 +477,8 @@ def _sha256(path: str) -> str:
     return digest.hexdigest()
 
 
-def _write_verify_files(plan: RunPlan, spec, model: str, factory, tmp: str, test_dir: str) -> dict:
+def _write_verify_files(plan: RunPlan, spec, model: str, factory, results: str, test_dir: str) -> dict:
+    """Write the test's verify files into ``test_dir``; ``results`` holds the reference and accuracy runs."""
     from checker.audit import verify_tests as vt
     from checker.audit.compliance import AccuracyLogReader
     from checker.loaders.loadgen_log import parse_summary_log
@@ -481,7 +486,7 @@ def _write_verify_files(plan: RunPlan, spec, model: str, factory, tmp: str, test
     rule = spec.tests[plan.test]
     figures: dict = {}
     if rule.performance is not None:
-        ref = parse_summary_log(os.path.join(tmp, "results", "performance", "run_1", "mlperf_log_summary.txt"))
+        ref = parse_summary_log(os.path.join(results, "performance", "run_1", "mlperf_log_summary.txt"))
         test = parse_summary_log(os.path.join(test_dir, "performance", "run_1", "mlperf_log_summary.txt"))
         verdict = vt.verify_performance(plan.test, rule.performance, ref, test, plan.scenario)
         figures["performance"] = asdict(verdict)
@@ -493,7 +498,7 @@ def _write_verify_files(plan: RunPlan, spec, model: str, factory, tmp: str, test
         with open(os.path.join(test_dir, "verify_performance.txt"), "w", encoding="utf-8") as handle:
             handle.write("\n".join(lines) + "\n")
     if plan.test == "TEST01":
-        acc = AccuracyLogReader(os.path.join(tmp, "results", "accuracy", "mlperf_log_accuracy.json"))
+        acc = AccuracyLogReader(os.path.join(results, "accuracy", "mlperf_log_accuracy.json"))
         perf = AccuracyLogReader(os.path.join(test_dir, "accuracy", "mlperf_log_accuracy.json"))
         verdict01 = vt.verify_test01_outputs(acc, perf)
         figures["accuracy"] = asdict(verdict01)
@@ -510,9 +515,9 @@ def _write_verify_files(plan: RunPlan, spec, model: str, factory, tmp: str, test
         from checker.audit import runner_v6
 
         if plan.test == "TEST07":
-            figures["accuracy"] = runner_v6.write_test07(factory(), rule, model, tmp, test_dir)
+            figures["accuracy"] = runner_v6.write_test07(factory(), rule, model, results, test_dir)
         elif plan.test == "TEST08":
-            figures["accuracy"] = runner_v6.write_test08(rule, tmp, test_dir)
+            figures["accuracy"] = runner_v6.write_test08(rule, results, test_dir)
         else:
             figures["output_length"] = runner_v6.write_test09(rule, model, test_dir)
     return figures

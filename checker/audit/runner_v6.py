@@ -28,8 +28,9 @@ def _write(path: str, text: str) -> None:
         handle.write(text)
 
 
-def write_test07(sut, rule, model: str, tmp: str, test_dir: str) -> dict:
-    """Score the TEST07 run with the SUT's accuracy script; also record the main accuracy run's score."""
+def write_test07(sut, rule, model: str, results: str, test_dir: str) -> dict:
+    """Score the TEST07 run with the SUT's accuracy script; also record the main accuracy run's score
+    (``results``: the folder holding the accuracy run, ``accuracy/``)."""
     from checker.audit.runner import RunnerError
 
     score_rule = rule.score.get(model)
@@ -41,16 +42,16 @@ def write_test07(sut, rule, model: str, tmp: str, test_dir: str) -> dict:
     correct, evaluated = sut.score(_outputs(os.path.join(test_dir, "accuracy", ACC_LOG)), "compliance")
     score = 100.0 * correct / evaluated if evaluated else None
     _write(os.path.join(test_dir, "verify_accuracy.txt"), v6.render_test07(score, correct, evaluated, score_rule))
-    main_correct, main_total = sut.score(_outputs(os.path.join(tmp, "results", "accuracy", ACC_LOG)), "main")
+    main_correct, main_total = sut.score(_outputs(os.path.join(results, "accuracy", ACC_LOG)), "main")
     main = 100.0 * main_correct / main_total if main_total else 0.0
-    _write(os.path.join(tmp, "results", "accuracy", "accuracy.txt"),
+    _write(os.path.join(results, "accuracy", "accuracy.txt"),
            f"'{score_rule.metric}': {main:.3f}\n")  # the accuracy run's score, for comparison
     return {"score": score, "correct": correct, "evaluated": evaluated, "threshold": score_rule.threshold,
             "accuracy_run_score": main}
 
 
-def write_test08(rule, tmp: str, test_dir: str) -> dict:
-    acc = AccuracyLogReader(os.path.join(tmp, "results", "accuracy", ACC_LOG))
+def write_test08(rule, results: str, test_dir: str) -> dict:
+    acc = AccuracyLogReader(os.path.join(results, "accuracy", ACC_LOG))
     perf = AccuracyLogReader(os.path.join(test_dir, "accuracy", ACC_LOG))
     verdict = v6.verify_test08(acc, perf, rule.ne_match)
     _write(os.path.join(test_dir, "verify_accuracy.txt"), v6.render_test08(verdict, rule.ne_match))

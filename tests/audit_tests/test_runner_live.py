@@ -87,7 +87,11 @@ def test_honest_sut_passes_repeatedly(test, tmp_path):
     assert len(again) <= 2, [o.findings for o in outcomes if not o.passed][:2]
     failures = [o.findings for o in _many(again, workers=1) if not o.passed]
     assert not failures, failures[:2]
-    assert all(os.path.isdir(tmp_path / f"run{i}" / "compliance" / test) for i in range(repeats))
+    # the round's layout: v6.0+ keeps TEST0x in the scenario folder, v4.1 (TEST05) under compliance/
+    where = ("compliance", test) if rnd == "v4.1" else (test,)
+    assert all(os.path.isdir(os.path.join(tmp_path, f"run{i}", *where)) for i in range(repeats))
+    assert not any(os.path.exists(tmp_path / f"run{i}" / ("results" if rnd != "v4.1" else "performance"))
+                   for i in range(repeats))
     # mlpc check on the folder a run wrote gives the run's verdict
     assert all(check(str(tmp_path / f"run{i}")).ok() for i in range(repeats) if outcomes[i].passed)
 
@@ -147,7 +151,7 @@ def test_round_follows_the_installed_loadgen_and_refuses_other_rounds(tmp_path):
     o = run_audit(RunPlan("TEST07", "fixtures.suts.gpqa:make_sut", "gpt-oss-120b", "Offline", min_duration_ms=100),
                   str(tmp_path / "default"))
     assert o.passed and o.round == mine and f"installed LoadGen {release}" in o.round_reason
-    detail = (tmp_path / "default" / "compliance" / "TEST07" / "performance" / "run_1" / "mlperf_log_detail.txt").read_text()
+    detail = (tmp_path / "default" / "TEST07" / "performance" / "run_1" / "mlperf_log_detail.txt").read_text()
     assert f'"value": {load_round_spec(mine).info.seeds.qsl_rng_seed}' in detail
     for rnd in sorted({"v6.0", "v6.1", "v5.1"} - {mine}):
         releases = load_rounds().rounds[rnd].loadgen_releases
@@ -174,7 +178,8 @@ def test_check_of_a_run_folder_sees_later_edits(tmp_path):
     assert run_audit(RunPlan("TEST09", "fixtures.suts.answer_length:make_sut", "e2e-rag-qna", "Offline",
                              min_duration_ms=100), str(out)).passed
     assert check(str(out)).ok()
-    verify = out / "compliance" / "TEST09" / "verify_output_len.txt"
+    assert sorted(p.name for p in out.iterdir()) == ["TEST09", "verdict.json"]  # TEST09 is one run
+    verify = out / "TEST09" / "verify_output_len.txt"
     verify.write_text(verify.read_text().replace("Max threshold: 301.19", "Max threshold: 500"))
     report = check(str(out))
     assert not report.ok() and {f.code for f in report.findings} == {"CP022"}
@@ -197,3 +202,32 @@ def test_cli_audit_run_then_check(tmp_path):
     assert refused.exit_code == 2 and "mlcommons-loadgen==6.0.15" in refused.output.replace("\n", "")
     assert runner.invoke(app, ["audit", "run", "TEST08", "--test", "TEST09", "--sut", "x:y", "--model", "m",
                                "--scenario", "Offline", "--out", out]).exit_code == 2
+
+
+def test_run_folder_follows_the_round_layout_and_old_folders_still_check(tmp_path):
+    """v6.1 (TEST0x inside the scenario folder): the run folder is a scenario folder; v4.1 keeps compliance/
+    beside results/. A folder written before the layout was recorded (compliance/ + results/, no `layout`)
+    is still judged, and a record naming another layout cannot point the check elsewhere."""
+    import json
+    import shutil
+
+    from checker.audit.run_folder import folder_layout, record_layout
+
+    assert folder_layout("v6.1") == folder_layout("v6.0") == {"compliance": "", "results": ""}
+    assert folder_layout("v4.1") == folder_layout("v5.1") == {"compliance": "compliance", "results": "results"}
+    out = tmp_path / "run"
+    assert _run(("TEST07", "fixtures.suts.gpqa:make_sut", "gpt-oss-120b", "Offline", "v6.1", str(out))).passed
+    assert sorted(p.name for p in out.iterdir()) == ["TEST07", "accuracy", "verdict.json"]
+    assert check(str(out)).ok()
+    old = tmp_path / "old"
+    (old / "compliance").mkdir(parents=True)
+    (old / "results").mkdir()
+    shutil.copytree(out / "TEST07", old / "compliance" / "TEST07")
+    shutil.copytree(out / "accuracy", old / "results" / "accuracy")
+    record = json.loads((out / "verdict.json").read_text())
+    record.pop("layout")
+    (old / "verdict.json").write_text(json.dumps(record))
+    report = check(str(old))
+    assert report.ok() and [r.id for r in report.results] == ["compliance/TEST07"]
+    assert record_layout({"layout": {"compliance": "../..", "results": "/"}}) == {"compliance": "compliance",
+                                                                                 "results": "results"}
