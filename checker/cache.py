@@ -357,25 +357,26 @@ def stat_key(salt: str, root: str, rel_dir: str) -> str | None:
     top = os.path.join(root, rel_dir)
     limit = time.time_ns() - RACY_NS
     records: list = [salt, rel_dir]
+    add = records.append
     stack = [top]
     try:
         if os.path.islink(top):
             return None
         while stack:
             folder = stack.pop()
-            records.append(folder)
+            add(folder)
             with os.scandir(folder) as found:
                 for item in found:
                     if item.is_dir(follow_symlinks=False):
                         stack.append(item.path)
-                        records.append(item.name + "/")
+                        add(item.name + "/")
                         continue
                     st = item.stat(follow_symlinks=False)
                     if not S_ISREG(st.st_mode) or st.st_mtime_ns > limit or st.st_ctime_ns > limit:
                         return None
-                    records.append((item.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
-                    if len(records) > MAX_SCAN_ENTRIES:
-                        return None
+                    add((item.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
+            if len(records) > MAX_SCAN_ENTRIES:  # checked once per folder
+                return None
     except OSError:
         return None
     return hashlib.sha256(pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()

@@ -331,7 +331,7 @@ class UnitPointer:
 
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False):
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False, quick=...):
     """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
 
     With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
@@ -340,11 +340,11 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
     and the submitter is checked without it. Returns (findings, summaries, digest): the digest of the
     summaries is kept in the cache entry and keys the round checks (``assemble``); it is None without
     the cache. ``defer``: an unchanged unit found by the stat fields of its files is returned as a
-    :class:`UnitPointer`."""
+    :class:`UnitPointer`. ``quick``: the unit's stat key when the caller computed it already."""
     failure = None
     if cache is not None and cache.usable and checks is ALL_CHECKS:
         try:
-            return _check_unit_cached(root, division, submitter, rules, profile, cache, defer)
+            return _check_unit_cached(root, division, submitter, rules, profile, cache, defer, quick)
         except Exception as exc:  # never let the cache decide a verdict: check the plain way
             failure = exc
     try:
@@ -365,14 +365,15 @@ def check_unit(root: str, division: str, submitter: str, rules: RoundRules, prof
 
 
 def _check_unit_cached(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
-                       cache, defer: bool = False):
+                       cache, defer: bool = False, quick=...):
     """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
     from checker import cache as store
 
     sub_rel = f"{division}/{submitter}"
     # first look: the stat fields of the unit's files, pointing to the unit key of the same state
     # (not for throw-away trees such as a --git-ref checkout, whose inodes never come back)
-    quick = store.stat_key(cache.salt, root, sub_rel) if cache.persist_memo else None
+    if quick is ...:
+        quick = store.stat_key(cache.salt, root, sub_rel) if cache.persist_memo else None
     pointer = cache.load("quick", quick) if quick else None
     if isinstance(pointer, str):
         if defer and cache.has("units", pointer):
@@ -432,14 +433,14 @@ def _unit_hit(cache, unit_key: str) -> tuple[list[Finding], list[ResultSummary],
 
 
 def _unit_worker(args):
-    root, division, submitter, round_name, profile_name, cache_spec = args
+    root, division, submitter, round_name, profile_name, cache_spec, quick = args
     from checker.loaders.rules import load_rules
     cache = None
     if cache_spec is not None:
         from checker.cache import ResultCache
         cache = ResultCache.from_spec(cache_spec)
     output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
-                        defer=True)
+                        defer=True, quick=quick)
     return output, cache.take() if cache is not None else None
 
 
@@ -480,35 +481,72 @@ def open_round(path: str, rules: RoundRules, profile: str = "default", checks: t
 UnitOutput = tuple[list[Finding], list[ResultSummary], "str | None"]  # findings, summaries, their digest
 
 
+def _quick_hit(root: str, division: str, submitter: str, cache) -> tuple[UnitOutput | None, str | None]:
+    """An unchanged unit found by the stat fields of its files alone (the cache's "quick" pointer), and
+    that stat key (None when the unit has none): what the parent process looks up before it starts any
+    worker, so a warm re-check forks nothing and unpickles each entry once."""
+    if not cache.persist_memo:
+        return None, None
+    from checker import cache as store
+
+    quick = store.stat_key(cache.salt, root, f"{division}/{submitter}")
+    pointer = cache.load("quick", quick) if quick else None
+    return (_unit_hit(cache, pointer) if isinstance(pointer, str) else None), quick
+
+
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
                 checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None,
                 cache=None) -> dict[tuple[str, str], UnitOutput]:
-    """Check ``units`` (serially, or in ``jobs`` processes); their findings and summaries by unit."""
+    """Check ``units`` (serially, or in ``jobs`` processes); their findings and summaries by unit.
+
+    In parallel, units found unchanged by the cache's stat fields are taken in this process first; the
+    others go to the workers largest first (``unit_weight``), so that the last one to finish is small."""
     root, prof = start.root, start.profile
     unit_cache = cache if cache is not None and cache.usable else None
     out: dict[tuple[str, str], UnitOutput] = {}
     if jobs is None:
         jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
+    done = 0
+
+    def finished(unit, output) -> None:
+        nonlocal done
+        out[unit] = output
+        done += 1
+        if progress:
+            progress(done, len(units), unit)
+
     if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS:
-        from concurrent.futures import ProcessPoolExecutor
-        spec = unit_cache.spec() if unit_cache is not None else None
-        work = [(root, d, s, rules.round, prof.name, spec) for d, s in units]
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for done, (unit, (output, taken)) in enumerate(zip(units, pool.map(_unit_worker, work, chunksize=1)), 1):
-                if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
-                    output = _unit_hit(unit_cache, output.key) or check_unit(
-                        root, *unit, rules, prof, checks, cache=unit_cache)
-                out[unit] = output
-                if taken is not None:
-                    cache.stats.merge(taken[0])
-                    cache.warnings += taken[1]
-                if progress:
-                    progress(done, len(units), unit)
-    else:
-        for done, (division, submitter) in enumerate(units, 1):
-            out[(division, submitter)] = check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache)
-            if progress:
-                progress(done, len(units), (division, submitter))
+        pending = list(units)
+        quick: dict[tuple[str, str], str | None] = {}
+        if unit_cache is not None:
+            pending = []
+            for unit in units:
+                hit, quick[unit] = _quick_hit(root, *unit, unit_cache)
+                if hit is not None:
+                    finished(unit, hit)
+                else:
+                    pending.append(unit)
+        if len(pending) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            from checker.loaders.tree import unit_weight
+
+            weights = {unit: unit_weight(root, *unit, rules) for unit in pending}
+            pending.sort(key=lambda unit: -weights[unit])  # stable: equal weights keep the tree's order
+            spec = unit_cache.spec() if unit_cache is not None else None
+            work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...)) for d, s in pending]
+            with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
+                for unit, (output, taken) in zip(pending, pool.map(_unit_worker, work, chunksize=1)):
+                    if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
+                        output = _unit_hit(unit_cache, output.key) or check_unit(
+                            root, *unit, rules, prof, checks, cache=unit_cache)
+                    if taken is not None:
+                        cache.stats.merge(taken[0])
+                        cache.warnings += taken[1]
+                    finished(unit, output)
+            return {unit: out[unit] for unit in units}
+        units = pending
+    for division, submitter in units:
+        finished((division, submitter), check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache))
     return out
 
 

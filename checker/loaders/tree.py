@@ -304,6 +304,24 @@ def load_top(path: str, rules: RoundRules) -> tuple[Tree, list[tuple[str, str]]]
     return tree, units
 
 
+def unit_weight(root: str, division: str, submitter: str, rules: RoundRules) -> int:
+    """How much work a submitter folder is, roughly: the number of folders three levels below its results
+    folder (one per system, model and scenario); what a parallel check orders its work by, largest first,
+    so that a large submitter does not start last. Unreadable folders weigh nothing."""
+    top = os.path.join(root, division, submitter, rules.layout.result.split("/{system}", 1)[0])
+    level = [top]
+    for _ in range(3):
+        below: list[str] = []
+        for folder in level:
+            try:
+                with os.scandir(folder) as found:
+                    below += [item.path for item in found if item.is_dir(follow_symlinks=False)]
+            except OSError:
+                continue
+        level = below
+    return len(level)
+
+
 def nothing_to_check(path: str, tree: Tree, rules: RoundRules) -> str:
     """Why ``path`` (whose walk found no submitter folder with ``results/``) holds nothing to check:
     what was expected where, and what is there instead."""

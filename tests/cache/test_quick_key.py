@@ -148,3 +148,46 @@ def test_content_digests_and_their_namespace(tmp_path, monkeypatch):
     monkeypatch.setattr(store, "DIGEST_NAME", "blake2b")
     assert store._content_digest(str(path)) == hashlib.blake2b(path.read_bytes()).hexdigest()
     assert store.cache_salt("v4.1", "official", (), ("A",)) != salt
+
+
+def _two_submitters(tree):
+    shutil.copytree(os.path.join(tree, "closed", "Acme"), os.path.join(tree, "closed", "Bcme"), symlinks=True)
+    return tree
+
+
+def test_a_warm_parallel_recheck_starts_no_worker(tree, tmp_path, monkeypatch):
+    import concurrent.futures
+
+    tree = _two_submitters(tree)
+    plain = json_report.render(check_tree(tree, RULES, round_reason="test", jobs=1))
+    assert json_report.render(check_tree(tree, RULES, round_reason="test", jobs=2,
+                                         cache=ResultCache(str(tmp_path / "c")))) == plain
+
+    class NoPool:
+        def __init__(self, *args, **kwargs):
+            raise AssertionError("a worker process was started for unchanged submitters")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", NoPool)
+    warm = ResultCache(str(tmp_path / "c"))
+    assert json_report.render(check_tree(tree, RULES, round_reason="test", jobs=2, cache=warm)) == plain
+    assert warm.stats.units_reused == 2 and warm.warnings == []
+    # one submitter changed: it alone is checked again (in this process: one unit needs no pool)
+    path = os.path.join(tree, "closed", "Bcme", OFFLINE.split("/", 2)[2], "accuracy", "accuracy.txt")
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write("\n")
+    again = ResultCache(str(tmp_path / "c"))
+    changed = json_report.render(check_tree(tree, RULES, round_reason="test", jobs=2, cache=again))
+    assert changed == json_report.render(check_tree(tree, RULES, round_reason="test", jobs=1))
+    assert (again.stats.units_reused, again.stats.units_checked) == (1, 1)
+
+
+def test_units_are_weighed_by_their_scenario_folders(tree):
+    from checker.loaders.tree import unit_weight
+
+    tree = _two_submitters(tree)
+    before = unit_weight(tree, "closed", "Bcme", RULES)
+    assert before > 0
+    shutil.copytree(os.path.join(tree, "closed", "Bcme", "results", "edge_sys"),
+                    os.path.join(tree, "closed", "Bcme", "results", "edge_sys2"))
+    assert unit_weight(tree, "closed", "Bcme", RULES) == 2 * before
+    assert unit_weight(tree, "closed", "Nobody", RULES) == 0  # no folder: no weight, no exception
