@@ -87,6 +87,11 @@ class SystemCtx:
     data: dict[str, Any] | None = None
     error: str | None = None
     duplicates: tuple[DuplicateKey, ...] = ()  # keys written twice (data holds the last value, as json does)
+    # rounds with nameplate power (v6.1): systems/<system>_power.yaml when it exists, its sum (a
+    # checker.metrics.nameplate.Nameplate) or why it could not be read
+    nameplate_rel: str | None = None
+    nameplate: Any = None
+    nameplate_error: str | None = None
 
     @property
     def system_type(self) -> str | None:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from checker.checks import (
-    accuracy, bandwidth, compliance, duplicate_keys, endpoint, log_record, measurements, performance, plausibility,
-    power, structure, system,
+    accuracy, bandwidth, compliance, duplicate_keys, endpoint, log_record, measurements, nameplate, performance,
+    plausibility, power, structure, system,
 )
 
 ALL_CHECKS = (
@@ -16,6 +16,7 @@ ALL_CHECKS = (
     + performance.CHECKS
     + log_record.CHECKS
     + power.CHECKS
+    + nameplate.CHECKS
     + compliance.CHECKS
     + endpoint.CHECKS
     + bandwidth.CHECKS

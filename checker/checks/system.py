@@ -150,7 +150,7 @@ def field_not_meaningful(ctx, rules):
 def unknown_field(ctx, rules):
     """The system description has a field the round does not define.
 
-    What it checks: every key is a required, power or (network mode) network field.
+    What it checks: every key is a required, power, optional or (network mode) network field.
     Why: official checker C7 (warning).
     Failing example: `"device": "cpu"`.
     How to fix: remove the field or move the information to hw_notes / sw_notes.
@@ -159,7 +159,7 @@ def unknown_field(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    known = set(rules.system_fields.required) | set(rules.system_fields.power)
+    known = set(rules.system_fields.required) | set(rules.system_fields.power) | set(rules.system_fields.optional)
     if ctx.is_network():
         known |= set(rules.system_fields.network)
     for name in data:

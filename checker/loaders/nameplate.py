@@ -37,16 +37,33 @@ def read_nameplate(path: str) -> tuple[Nameplate | None, str | None]:
         if os.path.getsize(path) > MAX_NAMEPLATE_BYTES:
             return None, f"larger than {MAX_NAMEPLATE_BYTES} bytes"
         with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-        data = yaml_text.safe_load(text)
+            raw = handle.read()
     except FileNotFoundError:
         return None, "not found"
     except OSError as exc:
         return None, f"cannot be read: {exc.strerror or exc}"
+    return parse_nameplate(raw)
+
+
+def nameplate_in_tree(box, rel: str) -> tuple[Nameplate | None, str | None]:
+    """:func:`read_nameplate` of a file of a checked tree, through its sandbox (links that leave the tree and
+    oversized files are refused like any other file of the tree)."""
+    raw, error = box.read_bytes(rel, limit=MAX_NAMEPLATE_BYTES)
+    if raw is None:
+        return None, error
+    return parse_nameplate(raw)
+
+
+def parse_nameplate(raw: bytes) -> tuple[Nameplate | None, str | None]:
+    """The nameplate of a YAML file's bytes, or ``(None, why)`` when they are not UTF-8, not YAML or empty."""
+    try:
+        data = yaml_text.safe_load(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return None, "not UTF-8 text"
     except yaml.YAMLError as exc:
         return None, f"not valid YAML: {str(exc).splitlines()[0]}"
+    except RecursionError:
+        return None, "not valid YAML: nested too deeply"
     if data is None:
         return None, "empty (it loads as nothing)"
     return design_power(data), None

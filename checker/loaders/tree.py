@@ -408,9 +408,17 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         duplicates += [(json_rel, d) for d in dups]
         if exists and error is None and not isinstance(data, dict):
             data, error = None, f"system description must be a JSON object, found {type(data).__name__}"
+        plate_rel = layout.path(rules.nameplate_power_path, sub_rel, system) if rules.nameplate_power_path else None
+        if plate_rel is not None and box.is_file(plate_rel):
+            from checker.loaders.nameplate import nameplate_in_tree
+
+            plate, plate_error = nameplate_in_tree(box, plate_rel)
+        else:
+            plate_rel, plate, plate_error = None, None, None
         sys_ctx = SystemCtx(division=division, submitter=submitter, system=system, rel=json_rel,
                             results_rel=f"{sub_rel}/{results_root}/{system}", exists=exists,
-                            data=data if isinstance(data, dict) else None, error=error, duplicates=dups)
+                            data=data if isinstance(data, dict) else None, error=error, duplicates=dups,
+                            nameplate_rel=plate_rel, nameplate=plate, nameplate_error=plate_error)
         tree.systems.append(sys_ctx)
         model_listing = box.listing(sys_ctx.results_rel)
         for model_dir in model_listing.dirs:

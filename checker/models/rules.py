@@ -112,6 +112,7 @@ class SystemFields(_Strict):
     power: list[str]
     network: list[str]
     placeholders: list[str] = Field(default_factory=list)
+    optional: list[str] = Field(default_factory=list)  # fields any system may carry (v6.1: system_power_capacity)
 
 
 class PowerRules(_Strict):

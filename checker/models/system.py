@@ -132,7 +132,7 @@ _MODELS: dict[tuple, type[BaseModel]] = {}
 def system_model(rules: RoundRules) -> type[BaseModel]:
     """The pydantic model of a system description for ``rules.round`` (cached per round content)."""
     sf = rules.system_fields
-    key = (rules.round, tuple(sf.required), tuple(sf.power), tuple(sf.network), tuple(sf.placeholders),
+    key = (rules.round, tuple(sf.required), tuple(sf.power), tuple(sf.network), tuple(sf.optional), tuple(sf.placeholders),
            tuple(rules.availabilities), tuple(rules.system_types), tuple(rules.divisions))
     model = _MODELS.get(key)
     if model is not None:
@@ -143,7 +143,8 @@ def system_model(rules: RoundRules) -> type[BaseModel]:
         desc = "required" + (", needs a meaningful (non-empty) value" if name in meaningful else "")
         fields[name] = (_field_type(name, rules, optional=False), dict(default=..., description=desc))
     for group, label in ((sf.power, "power field (optional)"), (sf.network, "network-mode field (required "
-                                                                              "when is_network is true)")):
+                                                                              "when is_network is true)"),
+                         (sf.optional, "optional field")):
         for name in group:
             if name not in fields:
                 fields[name] = (Optional[_field_type(name, rules, optional=True)], dict(default=None, description=label))

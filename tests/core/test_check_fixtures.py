@@ -17,7 +17,7 @@ import make_check_fixtures as gen  # noqa: E402
 FIXTURES = os.path.join(REPO, "fixtures", "checks")
 SECTIONS = ("What it checks:", "Why:", "Failing example:", "How to fix:", "Data used:")
 OTHER_FIXTURE_ROOTS = [os.path.join(REPO, "fixtures", d) for d in ("power", "system", "compliance", "plausibility",
-                                                                    "endpoint")]
+                                                                    "endpoint", "nameplate")]
 
 
 def _fixture_codes():
