@@ -100,12 +100,15 @@ def add_copies(src: str, dst: str, first: int, last: int) -> None:
 
 
 def measure(cmd: list[str], cwd: str | None = None) -> Run:
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.stderr and proc.stderr.close()
+    # stderr goes to a file, not a pipe: a checker that logs more than a pipe holds (the official one writes
+    # megabytes of log on a 1k round) would block on a pipe nobody reads while we wait for it
+    with tempfile.TemporaryFile() as log:
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        log.seek(0)
+        err = log.read().decode(errors="replace")
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{shlex.join(cmd)} failed with status {code}:\n{err[-2000:]}")
@@ -234,7 +237,8 @@ def main() -> int:
                     shutil.rmtree(cache, ignore_errors=True)
                 if args.official:
                     cmd = shlex.split(args.official.replace("{tree}", shlex.quote(tree)).replace("{round}", layout))
-                    official.append(Row(f"{layout} official", results, -1, median_run(cmd, args.repeat)))
+                    # run in the work folder: the official checker writes its summary.csv where it runs
+                    official.append(Row(f"{layout} official", results, -1, median_run(cmd, args.repeat, cwd=work)))
     finally:
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
