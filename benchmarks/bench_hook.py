@@ -81,7 +81,7 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         mlpc = [sys.executable, "-m", "checker.cli_main"]
         hook = [*mlpc, "ci", "pre-commit", *(["--round", args.round] if args.round else []), changed]
-        subprocess.run([sys.executable, "-c", "import checker.cli, checker.api, checker.engine"], env=env, check=True)
+        subprocess.run([sys.executable, "-c", "import checker.cli, checker.api, checker.pipeline"], env=env, check=True)
 
         rows = []
         floor = [_timed([*mlpc, "--help"], tree, env) for _ in range(args.runs)]

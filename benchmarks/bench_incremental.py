@@ -74,7 +74,7 @@ def run(args: list[str], output: str = os.devnull) -> tuple[float, float, int]:
 IN_PROCESS = """
 import json, sys, time
 from checker.cache import ResultCache
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 rules = load_rules("v4.1")
 cache = ResultCache(sys.argv[2])

@@ -29,7 +29,7 @@ sys.path.insert(0, sys.argv[1])
 import checker
 assert checker.__file__.startswith(sys.argv[1]), checker.__file__
 import numpy, scipy.special  # imported in both runs: the check's own work is what is counted
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 rules = load_rules(sys.argv[3])
 if sys.argv[4] == "1":

@@ -62,7 +62,8 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
     Returns the :class:`~checker.report.Report`: ``results`` (one ``ResultSummary`` per result),
     ``findings`` (``Finding``), ``counts()``, ``ok()``. Raises ``MlpcError`` for usage problems.
     """
-    from checker.engine import PROFILES, assemble, check_units, open_round
+    from checker.engine import PROFILES
+    from checker.pipeline import assemble, check_units, open_round
     from checker.loaders.detect import rules_for
 
     path = os.fspath(path)
@@ -81,12 +82,10 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
         raise MlpcError("'only' names files on disk; it cannot be combined with a git ref")
     parsed = _waivers(waivers)
     store = _cache(cache, persist_memo=git_ref is None)
-    checkout = None
-    if git_ref is not None:
-        from checker.loaders.git_tree import materialise
+    from checker.loaders.source import open_source
 
-        checkout = materialise(path, git_ref)
-        path = checkout.path
+    source = open_source(path, git_ref)
+    path = source.path
     try:
         rules, reason = rules_for(path, round)
         started = time.perf_counter()
@@ -104,10 +103,10 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
         outputs = check_units(start, start.units, rules, jobs=jobs, progress=progress, cache=store)
         report = assemble(start, outputs, rules, reason, cache=store, started=started)
     finally:
-        if checkout is not None:
-            checkout.cleanup()
-    if checkout is not None:
-        report.root = checkout.label
+        if source.cleanup is not None:
+            source.cleanup()
+    if source.label is not None:
+        report.root = source.label
     if parsed is not None:
         from checker.commands.report import waive
 

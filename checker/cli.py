@@ -135,14 +135,18 @@ def check(
 def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
                      cache_dir, waivers, strict) -> None:
     """``mlpc check --watch``: check, then check again what changes (checker/commands/watch.py)."""
-    from checker.commands.diff import open_source
+    from checker.cache import open_cache
     from checker.commands.report import ReportOutput, read_waivers
+    from checker.loaders.source import open_source
     from checker.commands.watch import check_and_watch, watch_usage
     from checker.loaders.detect import rules_for
 
     try:
         watch_usage(path, git_ref, output)
-        source = open_source(path, git_ref, use_cache, cache_dir, ctx.call_on_close)
+        source = open_source(path, git_ref)
+        if source.cleanup is not None:
+            ctx.call_on_close(source.cleanup)
+        cache = open_cache(use_cache, cache_dir, persist_memo=not source.from_git)
         rules, reason = rules_for(source.path, round)
         parsed = read_waivers(waivers) if waivers else None
     except MlpcError as exc:
@@ -150,7 +154,7 @@ def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details,
     show = ReportOutput(fmt, rules, output, show_info=show_info, details=details or None, waivers=parsed,
                         console=err)
     try:
-        check_and_watch(source.path, rules, reason, profile.value, jobs or None, source.cache, show, quiet, err)
+        check_and_watch(source.path, rules, reason, profile.value, jobs or None, cache, show, quiet, err)
     except MlpcError as exc:
         _fail(str(exc))
     if show.last is None:  # interrupted before the first report

@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterable
 
 from checker.checks.base import Check
-from checker.engine import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
+from checker.pipeline import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
 from checker.loaders.units import holds_link, is_unit
 from checker.models.rules import RoundRules
 from checker.report import Report

@@ -3,7 +3,7 @@
 Two sources, nothing else:
 
 * **a submission tree** (a round root, a division or a submitter folder): it is checked by the engine
-  (:func:`checker.engine.check_tree`, the round detected from the logs with
+  (:func:`checker.pipeline.check_tree`, the round detected from the logs with
   :func:`checker.loaders.detect.detect_round` or chosen with ``round_name``) and the result summaries
   become Submissions through :mod:`checker.audit.from_report` — so the audit sees exactly what
   ``mlpc check`` sees: the same system fields, values, inferred flags, power metrics and verdicts.
@@ -48,7 +48,7 @@ def check_round(root: Path | str, warn: Warn = lambda m: None, round_name: str |
                 folder_models: bool = False) -> Checked | None:
     """Check a tree with the engine and build its audit inputs; None (after a warning) when the
     tree cannot be checked (not a folder, round unknown or not detectable)."""
-    from checker.engine import check_tree
+    from checker.pipeline import check_tree
     from checker.loaders.detect import rules_for
 
     path = str(root)

@@ -4,9 +4,8 @@
     mlpc diff ROUND_A ROUND_B       results paired by submitter/system/model/scenario, value ratios
 
 Both sides are checked with the incremental cache (``--no-cache`` to turn it off), so the second
-commit re-checks only the results whose files changed. Also home of ``open_source``, which
-``mlpc check --git-ref`` and ``--cache`` use to turn their options into a folder and a cache.
-Wiring only: the comparison itself is ``checker.diffing``.
+commit re-checks only the results whose files changed. Also home of ``cache_line``, the cache's
+one-line account that ``mlpc check`` prints on a terminal. Wiring only: the comparison itself is ``checker.diffing``.
 """
 
 from __future__ import annotations
@@ -14,9 +13,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from dataclasses import dataclass
 from enum import Enum
-from typing import Callable, Optional
+from typing import Optional
 
 import typer
 from rich.console import Console
@@ -36,22 +34,6 @@ class DiffFormat(str, Enum):
     json = "json"
 
 
-@dataclass
-class Source:
-    """The folder to check (a commit written to a temporary folder, or the path itself) and the cache."""
-
-    path: str
-    label: str | None = None  # shown as the report's root instead of the temporary folder
-    cache: object | None = None
-    commit: str | None = None
-
-    def finish(self, report, quiet: bool = False) -> None:
-        if self.label:
-            report.root = self.label
-        if self.cache is not None and not quiet and err.is_terminal:
-            err.print(f"[dim]{cache_line(self.cache)}[/]")
-
-
 def cache_line(cache) -> str:
     stats = cache.stats
     if not cache.usable:
@@ -61,24 +43,8 @@ def cache_line(cache) -> str:
             f"({stats.units_reused} of {stats.units_reused + stats.units_checked} submitters unchanged)")
 
 
-def open_source(path: str, git_ref: str | None, use_cache: bool, cache_dir: str | None,
-                on_close: Callable[[Callable[[], None]], object]) -> Source:
-    """Materialise ``git_ref`` of the repository at ``path`` (removed again through ``on_close``)
-    and open the cache. Raises ``MlpcError`` for a bad repository or ref."""
-    from checker.cache import open_cache
-
-    cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
-    if git_ref is None:
-        return Source(path=path, cache=cache)
-    from checker.loaders.git_tree import materialise
-
-    checkout = materialise(path, git_ref)
-    on_close(checkout.cleanup)
-    return Source(path=checkout.path, label=checkout.label, cache=cache, commit=checkout.commit)
-
-
 def _check(path: str, round_name: str | None, cache, jobs: int, profile: str = "default"):
-    from checker.engine import check_tree
+    from checker.pipeline import check_tree
     from checker.loaders.detect import rules_for
 
     rules, reason = rules_for(path, round_name)

@@ -331,7 +331,7 @@ def report(
     """
     from checker.cache import open_cache
     from checker.commands.progress import with_progress
-    from checker.engine import check_tree
+    from checker.pipeline import check_tree
     from checker.loaders.detect import rules_for
 
     if not os.path.isdir(path):

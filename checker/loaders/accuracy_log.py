@@ -91,6 +91,13 @@ def is_truncated_shape(path: str | os.PathLike[str], allow_crlf: bool = True) ->
         raw = p.read_bytes()
     except OSError:
         return False
+    return truncated_shape_of(raw, allow_crlf)
+
+
+def truncated_shape_of(raw: bytes, allow_crlf: bool = True) -> bool:
+    """:func:`is_truncated_shape` of a file's whole content, already read."""
+    if len(raw) < TRUNCATED_SIZE or len(raw) > 4 * TRUNCATED_SIZE:
+        return False
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

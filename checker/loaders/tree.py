@@ -7,6 +7,7 @@ malformed file into an error string on the context instead of raising.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import dataclasses
@@ -17,8 +18,8 @@ from checker.context import (
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
 from checker.loaders.accuracy_log import (
-    TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, is_truncated_shape, parse_accuracy_json_entries,
-    sha256_file,
+    TRUNCATED_SIZE, TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, parse_accuracy_json_entries,
+    truncated_shape_of,
 )
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
@@ -194,13 +195,16 @@ def _log_facts(path: str, size: int, limit: int) -> dict:
     """
     facts: dict = {}
     with open(path, "rb") as handle:
-        probe = handle.read(4 * VIEWABLE_CHARS + 64)  # the head is 4096 characters, at most 4 bytes each
-    text = probe.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
-    marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
-    facts["log_truncation_marker"] = marker
-    facts["log_truncated_shape"] = marker and is_truncated_shape(path)
-    if not marker:
-        facts["log_full_sha256"] = sha256_file(path)
+        # the head is 4096 characters, at most 4 bytes each; a file of the truncated form's size is read
+        # whole here, and a file without the marker is hashed on from the same handle (one open for both)
+        probe = handle.read(max(4 * VIEWABLE_CHARS + 64, 4 * TRUNCATED_SIZE + 1))
+        text = probe[:4 * VIEWABLE_CHARS + 64].decode("utf-8", errors="replace")
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
+        facts["log_truncation_marker"] = marker
+        facts["log_truncated_shape"] = marker and size == len(probe) and truncated_shape_of(probe)
+        if not marker:
+            facts["log_full_sha256"] = _sha256_rest(handle, probe)
     if size <= limit and not facts["log_truncated_shape"]:
         try:
             count = 0
@@ -212,6 +216,16 @@ def _log_facts(path: str, size: int, limit: int) -> dict:
         except RecursionError:
             facts["log_list_error"] = "JSON nested too deeply"
     return facts
+
+
+def _sha256_rest(handle, head: bytes) -> str:
+    """sha256 of ``head`` and everything after it in ``handle``, in 1 MiB blocks (constant memory)."""
+    digest = hashlib.sha256(head)
+    block = bytearray(1024 * 1024)
+    view = memoryview(block)
+    while size := handle.readinto(block):
+        digest.update(view[:size])
+    return digest.hexdigest()
 
 
 def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:

@@ -16,7 +16,7 @@ from checker import cache as store
 from checker.cache import DigestMemo, ResultCache, Uncacheable, exact_dumps
 from checker.cli import app
 from checker.diagnostics import Finding, Location, Severity
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.report import ResultSummary
 from checker.reporters import json_report
@@ -225,12 +225,14 @@ def test_a_failing_cache_is_a_warning_and_a_plain_check(tree, tmp_path, monkeypa
 
 
 def test_a_loader_crash_is_tl001_not_a_cache_problem(tree, tmp_path, monkeypatch):
-    import checker.engine as engine
+    import checker.cached as cached
+    import checker.pipeline as pipeline
 
     def crash(*args):
         raise RuntimeError("loader bug")
 
-    monkeypatch.setattr(engine, "load_submitter", crash)
+    monkeypatch.setattr(pipeline, "load_submitter", crash)  # the plain way
+    monkeypatch.setattr(cached, "load_submitter", crash)  # and the way through the cache
     report = _check(tree, ResultCache(str(tmp_path / "c")))
     assert [f.code for f in report.findings] == ["TL001"]
 

@@ -103,7 +103,7 @@ def test_a_submitter_reads_only_its_folder(path, monkeypatch):
     """The unit key covers one submitter folder: loading it and running every check of scopes
     submitter to result must not read elsewhere in the tree (links are followed by the key itself),
     and round-scope checks read nothing at all."""
-    from checker.engine import check_unit
+    from checker.pipeline import check_unit
     from checker.loaders.tree import load_top
 
     rules = _rules_for(path)

@@ -8,7 +8,7 @@ import pytest
 
 from checker import cache as store
 from checker.cache import ResultCache, stat_key
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
 

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from checker.diagnostics import Finding, Location
-from checker.engine import _in_scope, findings_by_result
+from checker.engine import _in_scope
+from checker.summary import findings_by_result
 
 _part = st.sampled_from(["closed", "open", "A", "B", "sys", "resnet50", "Offline", "Server", "x y", ""])
 _rel = st.lists(_part, min_size=1, max_size=5).map("/".join)

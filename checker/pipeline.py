@@ -1,0 +1,231 @@
+"""The pipeline of a check: load -> check -> summarise -> report, one submitter folder at a time.
+
+* load: ``checker.loaders.tree`` walks a submitter folder once and parses each file once into typed
+  contexts (``checker.context``); the tree's source (a folder or a git commit) is ``checker.loaders.source``;
+* check: ``checker.engine`` runs the checks over those contexts;
+* summarise: ``checker.summary`` makes one row per result from the contexts and the findings;
+* report: ``assemble`` (here) adds the round-scope checks and builds the ``Report``, which the reporters
+  (``checker.reporters``) render.
+
+The cache (``checker.cached``) wraps the check and summary stages of a submitter. Submitters are checked
+serially or in worker processes that receive only names (root, division, submitter, round, profile) and
+return findings and summaries.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+
+from checker.cached import UnitPointer, cache_findings, check_unit_cached, quick_hit, unit_hit
+from checker.checks.base import Check
+from checker.context import RoundCtx
+from checker.diagnostics import Finding, Location, Severity
+from checker.engine import PROFILES, Profile, plan_for, run_checks, _run_step
+from checker.loaders.tree import load_submitter, load_top
+from checker.models.rules import RoundRules
+from checker.registry import ALL_CHECKS
+from checker.report import Report, ResultSummary, counts_as
+from checker.summary import findings_by_result, summarise
+
+SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
+
+
+@dataclasses.dataclass
+class RoundStart:
+    """What a check knows before it checks any submitter: the report root, the root and division findings,
+    the ``(division, submitter)`` units in order, and the profile."""
+
+    root: str
+    findings: list[Finding]
+    units: list[tuple[str, str]]
+    profile: Profile
+
+
+def open_round(path: str, rules: RoundRules, profile: str = "default", checks: tuple[Check, ...] = ALL_CHECKS,
+               cache=None) -> RoundStart:
+    """Read the root and division level of ``path``, run their checks, and bind ``cache`` to its salt."""
+    prof = PROFILES[profile]
+    top, units = load_top(path, rules)
+    findings = run_checks(top, rules, prof, checks, scopes=("root", "division"))
+    root = top.root.root
+    if cache is not None:
+        from checker.cache import cache_salt
+        cache.prepare(cache_salt(rules.round, prof.name, prof.overrides, tuple(c.code for c in checks)), root)
+    return RoundStart(root=root, findings=findings, units=units, profile=prof)
+
+
+UnitOutput = tuple[list[Finding], list[ResultSummary], "str | None"]  # findings, summaries, their digest
+
+
+
+def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
+               checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False, quick=...):
+    """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
+
+    With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole
+    from the cache, and in a changed one only the results whose files changed are checked again;
+    the output is the same as without the cache. A failure of the cache itself is a warning (TL004)
+    and the submitter is checked without it. Returns (findings, summaries, digest): the digest of the
+    summaries is kept in the cache entry and keys the round checks (``assemble``); it is None without
+    the cache. ``defer``: an unchanged unit found by the stat fields of its files is returned as a
+    :class:`UnitPointer`. ``quick``: the unit's stat key when the caller computed it already."""
+    failure = None
+    if cache is not None and cache.usable and checks is ALL_CHECKS:
+        try:
+            return check_unit_cached(root, division, submitter, rules, profile, cache, defer, quick)
+        except Exception as exc:  # never let the cache decide a verdict: check the plain way
+            failure = exc
+    try:
+        tree = load_submitter(root, division, submitter, rules)
+        findings = run_checks(tree, rules, profile, checks, scopes=SUBMITTER_SCOPES)
+        mine = findings_by_result(tree.results, findings)
+        summaries = [summarise(r, rules, mine[r.rel]) for r in tree.results]
+        if failure is not None:  # the plain way worked, so the failure was the cache's own
+            cache.warn(f"{division}/{submitter}", f"the cache failed on this submitter "
+                       f"({type(failure).__name__}: {failure}); it was checked without the cache")
+        return findings, summaries, None
+    except Exception as exc:  # isolate a submitter whose files break the loader
+        rel = f"{division}/{submitter}"
+        return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
+                        location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
+                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel,
+                        scope="submitter")], [], None
+
+
+def _unit_worker(args):
+    root, division, submitter, round_name, profile_name, cache_spec, quick = args
+    from checker.loaders.rules import load_rules
+    cache = None
+    if cache_spec is not None:
+        from checker.cache import ResultCache
+        cache = ResultCache.from_spec(cache_spec)
+    output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
+                        defer=True, quick=quick)
+    return output, cache.take() if cache is not None else None
+
+
+def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
+                checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None,
+                cache=None) -> dict[tuple[str, str], UnitOutput]:
+    """Check ``units`` (serially, or in ``jobs`` processes); their findings and summaries by unit.
+
+    In parallel, units found unchanged by the cache's stat fields are taken in this process first; the
+    others go to the workers largest first (``unit_weight``), so that the last one to finish is small."""
+    root, prof = start.root, start.profile
+    unit_cache = cache if cache is not None and cache.usable else None
+    out: dict[tuple[str, str], UnitOutput] = {}
+    if jobs is None:
+        jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
+    done = 0
+
+    def finished(unit, output) -> None:
+        nonlocal done
+        out[unit] = output
+        done += 1
+        if progress:
+            progress(done, len(units), unit)
+
+    if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS:
+        pending = list(units)
+        quick: dict[tuple[str, str], str | None] = {}
+        if unit_cache is not None:
+            pending = []
+            for unit in units:
+                hit, quick[unit] = quick_hit(root, *unit, unit_cache)
+                if hit is not None:
+                    finished(unit, hit)
+                else:
+                    pending.append(unit)
+        if len(pending) > 1:
+            from concurrent.futures import ProcessPoolExecutor
+            from checker.loaders.tree import unit_weight
+
+            weights = {unit: unit_weight(root, *unit, rules) for unit in pending}
+            pending.sort(key=lambda unit: -weights[unit])  # stable: equal weights keep the tree's order
+            spec = unit_cache.spec() if unit_cache is not None else None
+            work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...)) for d, s in pending]
+            with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
+                for unit, (output, taken) in zip(pending, pool.map(_unit_worker, work, chunksize=1)):
+                    if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
+                        output = unit_hit(unit_cache, output.key) or check_unit(
+                            root, *unit, rules, prof, checks, cache=unit_cache)
+                    if taken is not None:
+                        cache.stats.merge(taken[0])
+                        cache.warnings += taken[1]
+                    finished(unit, output)
+            return {unit: out[unit] for unit in units}
+        units = pending
+    for division, submitter in units:
+        finished((division, submitter), check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache))
+    return out
+
+
+def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rules: RoundRules,
+             round_reason: str = "", checks: tuple[Check, ...] = ALL_CHECKS, cache=None,
+             started: float | None = None) -> Report:
+    """The report of a round from its start and the outputs of all its units (in ``start.units`` order):
+    adds the cache warnings and runs the round-scope checks."""
+    prof, root = start.profile, start.root
+    unit_cache = cache if cache is not None and cache.usable else None
+    findings = list(start.findings)
+    summaries: list[ResultSummary] = []
+    digests: list = []
+    for unit in start.units:
+        unit_findings, unit_summaries, digest = outputs[unit]
+        findings += unit_findings
+        summaries += unit_summaries
+        digests.append(digest)
+    if cache is not None:
+        findings += cache_findings(cache.warnings, rules, prof)
+    # checks over the whole set of results (scope "round"), run once in this process
+    round_checks = tuple(c for c in checks if c.scope == "round")
+    if round_checks:
+        round_ctx = RoundCtx(root=root, results=tuple(sorted(summaries, key=lambda s: s.id)))
+        found: list[Finding] | None = None
+        round_key = None
+        if unit_cache is not None and checks is ALL_CHECKS:  # round checks are pure over the summaries
+            from checker.cache import round_key as make_round_key
+            round_key = make_round_key(unit_cache.salt, round_ctx.results, digests)
+            hit = unit_cache.load("rounds", round_key)
+            if isinstance(hit, list) and all(isinstance(f, Finding) for f in hit):
+                found = hit
+        if found is None:
+            found = []
+            for step in plan_for(rules, prof, checks).steps("round"):
+                _run_step(step, round_ctx, rules, found, scope_of=lambda f: f.result_id or "")
+            if round_key is not None:
+                unit_cache.store("rounds", round_key, found)
+        by_id = {s.id: s for s in summaries}
+        for f in found:
+            target = by_id.get(f.result_id or "")
+            kind = counts_as(f)
+            if target is not None and kind == "error":
+                by_id[target.id] = dataclasses.replace(target, valid=False, errors=target.errors + 1)
+            elif target is not None and kind == "warning":
+                by_id[target.id] = dataclasses.replace(target, warnings=target.warnings + 1)
+        summaries = list(by_id.values())
+        findings += found
+    # root and division findings fail the run (exit status) but leave every result's verdict alone
+    findings.sort(key=lambda f: f.sort_key())
+    from checker.loaders.fingerprint import checker_fingerprint, version
+
+    report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,
+                    findings=findings, checks_run=len(checks), tool_version=version(),
+                    fingerprint=checker_fingerprint())
+    report.results = sorted(summaries, key=lambda s: s.id)
+    report.elapsed_s = time.perf_counter() - started if started is not None else 0.0
+    return report
+
+
+def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "default",
+               checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None, cache=None) -> Report:
+    """Check a tree. ``jobs`` > 1 checks submitters in parallel processes (None: one per core when
+    there are at least 8 submitters); ``progress`` is called with (done, total, unit) per submitter.
+    ``cache`` (a ``checker.cache.ResultCache``) reuses earlier results of unchanged files; its
+    ``stats`` tell what was checked again, and its problems become TL004 warnings."""
+    started = time.perf_counter()
+    start = open_round(path, rules, profile, checks, cache)
+    outputs = check_units(start, start.units, rules, checks, jobs, progress, cache)
+    return assemble(start, outputs, rules, round_reason, checks, cache, started)

@@ -1,0 +1,117 @@
+"""Each stage of a check reads what it needs once: the load stage opens each file of the tree at most
+once, the summary stage opens none, and the check stage opens only what the compliance verification
+still reads for itself (listed below, with why). Measured by recording every open of a file inside the
+tree, with the stage it happened in, during a serial check without the cache."""
+
+from __future__ import annotations
+
+import builtins
+import io
+import os
+import traceback
+from collections import Counter
+
+import pytest
+
+from checker.loaders.rules import load_rules
+from checker.pipeline import check_tree
+from tests.conftest import BASE_TREE, real_tree
+
+CHECKER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "checker")
+
+# What is still read outside the load stage (to be moved into it): the compliance verification
+# (checker/audit/compliance.py) reads the compliance folders itself, and of the files the load stage
+# already read it opens the result's accuracy log again (TEST01 compares its outputs with the result's)
+# and the result's performance summary (the reference of TEST04/TEST05); an inferred result's folder is
+# compared byte by byte with its source scenario's, every file of both (checks/performance.py through
+# loaders/tree_writer.compare_folders, v6.0 layout).
+CHECK_STAGE_READER = "audit/compliance.py"
+CHECK_STAGE_READERS = {("check", CHECK_STAGE_READER), ("check", "loaders/tree_writer.py")}
+READ_AGAIN_BY_CHECKS = {"mlperf_log_accuracy.json", "mlperf_log_summary.txt"}
+# the load stage opens an untruncated accuracy log twice: once to hash it, once to count its entries
+LOAD_TWICE = {"mlperf_log_accuracy.json"}
+STAGES = (("summary.py", "summarise", "summary"), ("engine.py", "_run_step", "check"),
+          ("loaders/tree.py", "load_submitter", "load"), ("loaders/tree.py", "load_top", "load"))
+
+
+def _stage_and_reader(stack) -> tuple[str, str]:
+    """The stage an open happened in (the outermost stage function on the stack) and the checker module
+    that read the file (the compliance verification when it is on the stack, else the innermost checker
+    frame)."""
+    frames = [(os.path.relpath(f.filename, CHECKER), f.name) for f in stack if f.filename.startswith(CHECKER)]
+    stage = next((name for module, func in frames for m, f, name in STAGES if module == m and func == f), "other")
+    if any(module == CHECK_STAGE_READER for module, _ in frames):
+        return stage, CHECK_STAGE_READER
+    return stage, frames[-1][0] if frames else "?"
+
+
+def _record_opens(monkeypatch, root: str) -> list[tuple[str, str, str]]:
+    """(path relative to the tree, stage, reader) for every open of a file below ``root``."""
+    real_root = os.path.realpath(root)
+    seen: list[tuple[str, str, str]] = []
+
+    def note(path) -> None:
+        if isinstance(path, int):
+            return
+        real = os.path.realpath(os.fsdecode(path))
+        if real.startswith(real_root + os.sep) and os.path.isfile(real):
+            stage, reader = _stage_and_reader(traceback.extract_stack()[:-2])
+            seen.append((os.path.relpath(real, real_root), stage, reader))
+
+    def wrap(original):
+        def opened(file, *args, **kwargs):
+            note(file)
+            return original(file, *args, **kwargs)
+        return opened
+
+    monkeypatch.setattr(builtins, "open", wrap(builtins.open))
+    monkeypatch.setattr(io, "open", wrap(io.open))
+    monkeypatch.setattr(os, "open", wrap(os.open))
+    return seen
+
+
+def _check_reads(monkeypatch, root: str, round_name: str) -> list[tuple[str, str, str]]:
+    rules = load_rules(round_name)
+    seen = _record_opens(monkeypatch, root)
+    report = check_tree(root, rules, jobs=1)
+    monkeypatch.undo()
+    assert report.results, "nothing was checked"
+    return seen
+
+
+def _assert_read_once(seen) -> None:
+    load = Counter(path for path, stage, _ in seen if stage == "load")
+    assert load, "the load stage opened nothing: the recorder is broken"
+    assert [p for p, n in load.items() if n > (2 if os.path.basename(p) in LOAD_TWICE else 1)] == [], \
+        "files the load stage opened more than once"
+    assert [p for p, stage, _ in seen if stage == "summary"] == [], "the summary stage opened files"
+    elsewhere = [(path, stage, reader) for path, stage, reader in seen if stage != "load"]
+    assert {(stage, reader) for _, stage, reader in elsewhere} <= CHECK_STAGE_READERS, \
+        "files opened outside the load stage by something else than the readers listed above"
+    again = {os.path.basename(path) for path, _, reader in elsewhere if path in load and reader == CHECK_STAGE_READER}
+    assert again <= READ_AGAIN_BY_CHECKS, f"files the load stage read, read again by a check: {sorted(again)}"
+
+
+def test_the_fixture_tree_is_read_once_per_stage(monkeypatch):
+    _assert_read_once(_check_reads(monkeypatch, BASE_TREE, "v4.1"))
+
+
+@pytest.mark.parametrize("name,round_name", [("v4.1", "v4.1"), ("v6.0", "v6.0")])
+def test_a_real_round_is_read_once_per_stage(monkeypatch, name, round_name):
+    _assert_read_once(_check_reads(monkeypatch, real_tree(name), round_name))
+
+
+def test_a_second_read_in_the_load_stage_is_caught(monkeypatch, tmp_path):
+    """The recorder sees a loader that opens a file twice (so the tests above can fail)."""
+    import checker.loaders.tree as tree
+
+    original = tree.parse_log
+
+    def twice(box, rel):
+        original(box, rel)
+        return original(box, rel)
+
+    monkeypatch.setattr(tree, "parse_log", twice)
+    seen = _check_reads(monkeypatch, BASE_TREE, "v4.1")
+    with pytest.raises(AssertionError, match="more than once"):
+        _assert_read_once(seen)
