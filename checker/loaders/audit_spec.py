@@ -45,12 +45,31 @@ def load_test_spec(test: str, audits_dir: str | None = None) -> TestSpec:
     return spec
 
 
+ROUND_FILE_SEEDS = ("seeds", "test05_seeds")  # live in rules/<round>.yaml only
+
+
 @lru_cache(maxsize=None)
 def load_rounds(audits_dir: str | None = None) -> RoundsFile:
+    """``rounds.yaml``, with each round's seeds taken from its round file (``rules/<round>.yaml`` is their
+    one home; ``rounds.yaml`` naming them again is an error)."""
+    from checker.loaders.rules import load_rules
+
     base = Path(audits_dir) if audits_dir else AUDITS_DIR
     path = base / "rounds.yaml"
+    data = _read_yaml(path)
+    rounds = data.get("rounds") if isinstance(data, dict) else None
+    if isinstance(rounds, dict):
+        for name, info in rounds.items():
+            if not isinstance(info, dict):
+                continue
+            again = [key for key in ROUND_FILE_SEEDS if key in info]
+            if again:
+                raise MlpcError(f"{path}: round {name}: {', '.join(again)} belong in rules/{name}.yaml, not here")
+            rules = load_rules(name)
+            info["seeds"] = rules.seeds.model_dump()
+            info["test05_seeds"] = rules.test05_seeds.model_dump() if rules.test05_seeds is not None else None
     try:
-        return RoundsFile.model_validate(_read_yaml(path))
+        return RoundsFile.model_validate(data)
     except ValidationError as exc:
         raise MlpcError(f"{path}: {exc}") from None
 
