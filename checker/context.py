@@ -189,6 +189,7 @@ class ResultCtx:
     round_name: str = ""
     submission_root: str = ""  # absolute path of the submission root (for verifiers that read files)
     leftover_dirs: tuple[str, ...] = ()  # folders of an older layout inside the result folder (layout.leftover_result_dirs)
+    model_scenario_dirs: tuple[str, ...] = ()  # the scenario folders of the result's model folder (ST025)
     endpoint: EndpointCtx | None = None  # the parsed files of an endpoint result (no LoadGen logs), v6.1+
 
     @property

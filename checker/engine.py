@@ -88,8 +88,9 @@ def _scope_key(check: Check, ctx) -> str:
 def invalidates(scope: str, code: str, rules: RoundRules) -> bool:
     """Whether an error of ``code``, found at ``scope`` (the check's scope), makes the results below it
     invalid: root and division errors fail the run only; a system error only when the round lists its
-    code as making the system description unusable (``system_invalidating_codes``)."""
-    if scope in ("root", "division"):
+    code as making the system description unusable (``system_invalidating_codes``); never for a code the
+    round lists in ``non_invalidating_codes``."""
+    if scope in ("root", "division") or code in rules.non_invalidating_codes:
         return False
     if scope == "system" and rules.system_invalidating_codes is not None:
         return code in rules.system_invalidating_codes

@@ -448,17 +448,21 @@ def accuracy_log_contradicts_score(ctx, rules):
 
     What it checks: when accuracy.txt reports a value for a metric of the benchmark, its
     `mlperf_log_accuracy.json` is not empty, is a complete JSON list or the official truncated form
-    (not cut elsewhere), and, when it is a complete list, holds no more entries than the samples the
+    (not cut elsewhere), and, when it is a complete list, holds exactly as many entries as the samples the
     accuracy run covered (`effective_accuracy_sample_count`, else `qsl_reported_total_count` of the
-    accuracy detail log: LoadGen logs each sample once). All divisions.
+    accuracy detail log; without a readable one, the model's accuracy sample count): LoadGen logs each sample of an accuracy run once (every real LoadGen 4.1-6.0
+    accuracy log of fixtures/loadgen holds one entry per sample), so more entries were added and fewer
+    were removed. All divisions.
     Why: the score is computed from the log (rules: the accuracy script's output on the accuracy log);
-    an empty, cut or short log means the score was not computed from it. The official checker only
+    an empty, cut or short log means the score was not computed from it; a log closed early as a valid
+    list (instead of the official truncation) hides the samples it dropped. The official checker only
     looks at the log's size (stricter).
     Failing example: an empty `mlperf_log_accuracy.json` next to an accuracy.txt that says
     `Accuracy = 76.5`.
     How to fix: submit the log the accuracy run wrote (truncated with `mlpc truncate`) and the
     accuracy.txt computed from it.
-    Data used: the models' accuracy metrics and `accuracy_patterns`, `max_accuracy_log_bytes`.
+    Data used: the models' accuracy metrics and `accuracy_patterns`, `max_accuracy_log_bytes`,
+    `models.*.accuracy_sample_count`, `models.*.dataset_size`.
     """
     acc = ctx.accuracy
     reading, model = accuracy_reading(ctx, rules)
@@ -479,10 +483,16 @@ def accuracy_log_contradicts_score(ctx, rules):
                       hint="submit the log the accuracy run wrote, truncated with `mlpc truncate`")
         return
     key, covered = _covered(ctx, model)
-    if covered is not None and acc.log_entries is not None and acc.log_entries > covered:
+    if covered is None and model is not None:  # no readable accuracy detail log: the count the run had to cover
+        key, covered = (("models.*.accuracy_sample_count", model.accuracy_sample_count)
+                        if model.accuracy_sample_count is not None else ("models.*.dataset_size", model.dataset_size))
+    if covered is not None and acc.log_entries is not None and acc.log_entries != covered:
+        fewer = acc.log_entries < covered
         yield finding(acc.log_rel, f"accuracy log holds {acc.log_entries} entries while the accuracy run covered "
-                      f"{covered} samples ({key}) and {where}", expected=f"at most {covered} entries",
-                      actual=f"{acc.log_entries} entries", hint="submit the log the accuracy run wrote")
+                      f"{covered} samples ({key}) and {where}", expected=f"{covered} entries, one per sample",
+                      actual=f"{acc.log_entries} entries",
+                      hint=("entries were removed from the log: submit the log the accuracy run wrote, truncated "
+                            "with `mlpc truncate` if it is too large") if fewer else "submit the log the accuracy run wrote")
 
 
 CHECKS = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 
 from checker.checks.base import check, finding
+from checker.context import ModelCtx
 from checker.loaders.json_keys import with_first_values
 
 OWN_CODES = ("ST024", "ST025")
@@ -40,8 +41,9 @@ def duplicate_json_key(ctx, rules):
 
 
 def _variants(ctx):
-    """(file, duplicate, ctx as a first-value reader would see that one key) for each disagreeing key."""
-    system, meas = ctx.system, ctx.measurements
+    """(file, duplicate, ctx as a first-value reader would see that one key) for each disagreeing key of
+    the system description, the implementation JSON and the power client.json / server.json."""
+    system, meas, power = ctx.system, ctx.measurements, ctx.power
     for dup in system.duplicates:
         if dup.disagree:
             data = with_first_values(system.data, (dup,))
@@ -51,18 +53,39 @@ def _variants(ctx):
             impl = with_first_values(meas.impl_json, (dup,))
             yield (f"{meas.rel}/{meas.impl_json_name}", dup,
                    dataclasses.replace(ctx, measurements=dataclasses.replace(meas, impl_json=impl)))
+    for rel, dup in (power.json_duplicates if power is not None else ()):
+        if dup.disagree:
+            field = "client_json" if rel.endswith("client.json") else "server_json"
+            first = with_first_values(getattr(power, field), (dup,))
+            yield rel, dup, dataclasses.replace(ctx, power=dataclasses.replace(power, **{field: first}))
+
+
+def _model_of(ctx, rules) -> ModelCtx:
+    """The result's model folder as the model-scope checks see it, with each of its scenario folders counted
+    as a passed performance run (each sibling's own verdict is its own ST025's business), so that only what
+    the duplicated key changes (the system type's required scenarios, the suite) can differ."""
+    from checker.naming import canonical_scenario
+
+    scenarios = tuple(dict.fromkeys(s for s in (canonical_scenario(d, rules) for d in ctx.model_scenario_dirs) if s))
+    return ModelCtx(division=ctx.division, submitter=ctx.submitter, system=ctx.system, model_dir=ctx.model_dir,
+                    mlperf_model=ctx.mlperf_model, rel=ctx.rel.rsplit("/", 1)[0], scenario_dirs=ctx.model_scenario_dirs,
+                    stray_files=(), valid_perf_scenarios=scenarios)
 
 
 def _invalid(ctx, rules) -> bool:
-    """Whether an error finding of a system- or result-scope check would make this result invalid."""
+    """Whether an error finding of a system-, model- or result-scope check would make this result invalid."""
     from checker.engine import invalidates  # the engine's grading rule; imported late (it imports the checks)
     from checker.registry import ALL_CHECKS
 
+    model = None
     for item in ALL_CHECKS:
         if item.code in OWN_CODES or rules.severities.get(item.code, "error") != "error":
             continue
         if item.scope == "system" and invalidates("system", item.code, rules):
             target = ctx.system
+        elif item.scope == "model" and ctx.model_scenario_dirs:
+            model = model or _model_of(ctx, rules)
+            target = model
         elif item.scope == "result":
             target = ctx
         else:
@@ -80,9 +103,13 @@ def duplicate_json_key_changes_verdict(ctx, rules):
     """A key written twice holds two values, and the result's verdict depends on which one is read.
 
     What it checks: for each key written twice with different values in the result's system
-    description or implementation JSON, the system- and result-level checks are run again with the
-    first value instead of the last (the one every tool uses); the finding is raised when the result
-    would be valid with one value and invalid with the other.
+    description, implementation JSON or power `client.json` / `server.json`, every check that can
+    invalidate the result is run again with the first value instead of the last (the one every tool
+    uses): the system-level checks whose errors invalidate (`system_invalidating_codes`), the model-level
+    checks on the result's model folder (each scenario folder counted as present, so that only the
+    system type's suite and required scenarios can differ) and the result-level checks; the finding is
+    raised when the result would be valid with one value and invalid with the other. Duplicates in
+    `model_mapping.json` and endpoint records are reported by ST024 only.
     Why: the verdict must not depend on which JSON reader a reviewer uses; a file that says two things
     about a field a check reads does not describe the submission unambiguously.
     Failing example: `"status": "available"` followed by `"status": "soon"`: the result is invalid

@@ -443,7 +443,8 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
                                         model_dir=model_dir, mlperf_model=mapped, rel=model_rel,
                                         scenario_dirs=scen_listing.dirs, stray_files=scen_listing.files))
             for scenario_dir in scen_listing.dirs:
-                tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir))
+                tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir,
+                                                 scen_listing.dirs))
     for result in tree.results[first_result:]:
         meas = result.measurements
         duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
@@ -453,7 +454,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,
-                 mapped: str, scenario_dir: str) -> ResultCtx:
+                 mapped: str, scenario_dir: str, siblings: tuple[str, ...] = ()) -> ResultCtx:
     system = sys_ctx.system
     rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
     perf_rel = f"{rel}/performance"
@@ -480,6 +481,7 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
         code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
         power=power, round_name=rules.round, submission_root=box.root, leftover_dirs=leftovers,
+        model_scenario_dirs=tuple(siblings),
         endpoint=load_endpoint(box, rel, rules.endpoint) if rules.endpoint and is_endpoint(box, rel, rules.endpoint)
         else None,
     )

@@ -241,6 +241,9 @@ class RoundRules(_Strict):
     # system-scope codes that make the system description unusable, so that an error among them
     # invalidates every result of the system; other system errors fail the run only. None: every one.
     system_invalidating_codes: list[str] | None = None
+    # codes whose errors fail the run and leave every result's verdict alone, whatever their scope (v5.1 B7:
+    # a system description without results marks the submitter's results/ path, not its results)
+    non_invalidating_codes: list[str] = Field(default_factory=list)
     availabilities: list[str]
     system_types: list[str]
     system_fields: SystemFields

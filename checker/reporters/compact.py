@@ -7,6 +7,7 @@ indented line with expected / actual / how to fix when the finding has them. Pur
 
 from __future__ import annotations
 
+from checker.report import scope_note
 from checker.reporters.github import active_findings, check_name
 from checker.words import count
 
@@ -15,7 +16,8 @@ def render(report, strict: bool = False) -> str:
     lines = []
     for f in active_findings(report):
         where = str(f.location.path or ".") + (f":{f.location.line}" if f.location.line is not None else "")
-        lines.append(f"{where}: {f.code} {f.severity.value} {check_name(f.code)}: {f.message}")
+        scope = f" [{scope_note(f)}]" if scope_note(f) else ""
+        lines.append(f"{where}: {f.code} {f.severity.value} {check_name(f.code)}{scope}: {f.message}")
         extra = "; ".join(f"{label}: {value}" for label, value in (
             ("expected", f.expected), ("actual", f.actual), ("how to fix", f.hint)) if value)
         if extra:

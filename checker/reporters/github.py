@@ -16,7 +16,7 @@ from collections import Counter
 
 from checker.diagnostics import Finding, Severity
 from checker.registry import TOOL_CODES, by_code
-from checker.report import Report
+from checker.report import Report, scope_note
 from checker.reporters.markdown import cell, checker_text, code
 
 ANNOTATED = (Severity.ERROR, Severity.WARNING)
@@ -58,7 +58,7 @@ def active_findings(report: Report) -> list[Finding]:
 
 def annotation(f: Finding, prefix: str = "") -> str:
     """The workflow command of one finding."""
-    title = f"{f.code} {check_name(f.code)}".strip()
+    title = f"{f.code} {check_name(f.code)}".strip() + (f" [{scope_note(f)}]" if scope_note(f) else "")
     body = f.message + "".join(f"\n{label}: {value}" for label, value in (
         ("expected", f.expected), ("actual", f.actual), ("how to fix", f.hint)) if value)
     return (f"::{f.severity.value} file={escape_property(repo_path(prefix, f.location.path))},line={f.location.line or 1},"
@@ -116,7 +116,8 @@ def summary(report: Report, fail_on: str = "error", scope: str = "the whole tree
     if active:
         lines += ["| severity | code | where | message |", "|---|---|---|---|"]
         for f in active[:limit]:
-            lines.append(f"| {f.severity.value} | {f.code} | {code(repo_path(prefix, str(f.location)))} "
+            scope = f" ({scope_note(f)})" if scope_note(f) else ""
+            lines.append(f"| {f.severity.value} | {f.code}{cell(scope)} | {code(repo_path(prefix, str(f.location)))} "
                          f"| {cell(f.message)} |")
         if len(active) > limit:
             lines.append(f"\n... and {len(active) - limit} more errors and warnings (SARIF file, "

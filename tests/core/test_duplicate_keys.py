@@ -105,6 +105,17 @@ def test_system_status_written_twice_changes_every_result_of_the_system(tree, ru
     assert not any(r.valid for r in report.results)
 
 
+def test_system_type_written_twice_is_judged_at_the_model_level_too(tree, rules, baseline):
+    """"edge" first, "datacenter" last: with the first value the models are not edge benchmarks (ST015, a
+    model-level check), so every result, the Offline ones included, would be invalid: ST025 on each."""
+    _duplicate(tree, SYSTEM_JSON, "system_type", "edge")
+    report = check_tree(tree, rules)
+    flagged = {f.result_id for f in report.findings if f.code == "ST025"}
+    assert flagged == set(baseline)
+    assert {r for r in flagged if r.endswith("/Offline")} == {f"{SUB}/results/{SYS}/llama2-70b-99/Offline", RESULT}
+    assert not any(r.valid for r in report.results)
+
+
 def test_endpoint_record_key_written_twice_is_a_warning(tmp_path):
     """v6.1 endpoint results: a key of result_summary.json written twice is reported like any JSON file."""
     sub = "open/Krai"

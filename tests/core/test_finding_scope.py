@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from checker.cli import app
 from checker.engine import check_tree
 from checker.loaders.rules import load_rules
-from checker.reporters import csv_summary, html, junit, markdown, sarif, text
+from checker.reporters import compact, csv_summary, github, html, junit, markdown, sarif, text
 from checker.reporters.json_report import render as render_json
 from tests.conftest import real_tree
 
@@ -95,18 +95,27 @@ def stray_report(base_tree):
     return check_tree(base_tree, load_rules("v4.1"))
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "csv", "markdown", "html", "sarif", "junit"])
-def test_every_format_shows_the_scope(stray_report, fmt):
-    rules = load_rules("v4.1")
-    output = {
+FORMATS = ["text", "json", "csv", "markdown", "html", "sarif", "junit", "compact", "github", "github-summary"]
+
+
+def _render(report, fmt, rules):
+    return {
         "text": lambda r: text.render(r, details=True),
+        "compact": compact.render,
+        "github": lambda r: "\n".join(github.annotations(r)),
+        "github-summary": github.summary,
         "json": render_json,
         "csv": lambda r: csv_summary.render(r, rules.summary_columns),
         "markdown": markdown.render,
         "html": html.render,
         "sarif": lambda r: sarif.render(r, rules.severities),
         "junit": junit.render,
-    }[fmt](stray_report)
+    }[fmt](report)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_every_format_shows_the_scope(stray_report, fmt):
+    output = _render(stray_report, fmt, load_rules("v4.1"))
     if fmt == "json":
         found = [(f["scope"], f["invalidates"]) for f in json.loads(output)["findings"] if f["code"] == "ST002"]
         assert found == [("root", False)]
@@ -114,8 +123,38 @@ def test_every_format_shows_the_scope(stray_report, fmt):
         found = [(f["properties"]["scope"], f["properties"]["invalidatesResults"])
                  for f in json.loads(output)["runs"][0]["results"] if f["ruleId"] == "ST002"]
         assert found == [("root", False)]
+    elif fmt == "github":  # a workflow command property: the comma is escaped
+        assert "root%2C results unaffected" in output
     else:
         assert ("ST002@root" if fmt == "csv" else "root, results unaffected") in output
+
+
+V51_ST021 = os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", "checks", "ST021")
+
+
+def test_system_without_results_fails_the_run_and_keeps_the_results_valid():
+    """v5.1 B7: a system description without results marks the submitter's results/ path (the official
+    checker still judges its results): ST021 fails the run and invalidates no result."""
+    rules = load_rules("v5.1")
+    assert "ST021" in rules.non_invalidating_codes and rules.severities["ST021"] == "error"
+    report = check_tree(V51_ST021, rules)
+    found = [(f.code, f.scope, f.invalidates) for f in report.findings if f.severity.value == "error"]
+    assert found == [("ST021", "submitter", False)]
+    assert report.results and all(r.valid for r in report.results)
+    assert report.has_errors()
+    assert CliRunner().invoke(app, ["check", V51_ST021, "--round", "v5.1", "--no-cache"]).exit_code == 1
+    for fmt in FORMATS:
+        output = _render(report, fmt, rules)
+        if fmt == "json":
+            assert [(f["scope"], f["invalidates"]) for f in json.loads(output)["findings"] if f["code"] == "ST021"] == [
+                ("submitter", False)]
+        elif fmt == "sarif":
+            assert [(f["properties"]["scope"], f["properties"]["invalidatesResults"])
+                    for f in json.loads(output)["runs"][0]["results"] if f["ruleId"] == "ST021"] == [("submitter", False)]
+        elif fmt == "github":
+            assert "submitter%2C results unaffected" in output
+        else:
+            assert ("ST021@submitter" if fmt == "csv" else "submitter, results unaffected") in output, fmt
 
 
 def test_published_v51_round_root_keeps_every_verdict(tmp_path):

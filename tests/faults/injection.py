@@ -232,6 +232,26 @@ def _accuracy_moved(to: Callable[[float, float], float]):
     return apply
 
 
+def _closed_early(content: bytes) -> bytes | None:
+    """The log's complete entries before its first 4096 characters minus one, closed as a valid JSON list:
+    entries removed instead of the official truncation (None: no complete entry to keep)."""
+    head = content[:4096].decode("utf-8", "replace")
+    ends = [m.end() for m in re.finditer(r"\}\s*,", head)]
+    if len(ends) < 2:
+        return None
+    return (head[:ends[-2]].rstrip().rstrip(",") + "\n]\n").encode()
+
+
+def _log_closed_early(mirror: Mirror, result: Result) -> bool:
+    rel = f"{result.rid}/accuracy/mlperf_log_accuracy.json"
+    content = mirror.read(rel)
+    cut = _closed_early(content) if content else None
+    if cut is None:
+        return False
+    mirror.replace(rel, cut)
+    return True
+
+
 def _seed_plus_one(raw: bytes) -> bytes:
     return str(int(raw.decode().strip()) + 1).encode()
 
@@ -269,6 +289,7 @@ FAULTS: tuple[FaultClass, ...] = (
                _file_fault(lambda r: f"{r.rid}/accuracy/mlperf_log_accuracy.json", lambda b: b"")),
     FaultClass("accuracy log truncated (cut at 3000 bytes)", frozenset({"AC015"}),
                _file_fault(lambda r: f"{r.rid}/accuracy/mlperf_log_accuracy.json", lambda b: b[:3000])),
+    FaultClass("accuracy log closed early as a valid list (entries removed)", frozenset({"AC015"}), _log_closed_early),
     FaultClass("result line duplicated with a better value", frozenset({"PF024"}), _repeat_result),
     FaultClass("result edited in the summary only", frozenset({"PF022"}),
                lambda m, r: _edit_result(m, r, in_summary=True, in_detail=False)),

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import re
 
 import pytest
 
@@ -15,6 +17,14 @@ ACC = f"{RES}/Offline/accuracy"
 
 def _write(root, log: bytes, hash_of: bytes | None = None, hash_text: str | None = None):
     (root / ACC / "mlperf_log_accuracy.json").write_bytes(log)
+    try:  # a complete log: the accuracy run covered one sample per entry (LoadGen logs each once; AC015)
+        entries = len(json.loads(log))
+    except ValueError:
+        entries = None
+    if entries is not None:
+        detail = root / ACC / "mlperf_log_detail.txt"
+        detail.write_text(re.sub(r'("key": "qsl_reported_total_count", "value": )\d+', rf"\g<1>{entries}",
+                                 detail.read_text()))
     txt = root / ACC / "accuracy.txt"
     head = txt.read_text().split("hash=")[0]
     if hash_text is None:
@@ -182,3 +192,18 @@ def test_large_counts_are_shown_as_written():
     assert _shown("75.5") == "75.500 (written 75.5)"
     assert _shown("76.076") == "76.076"
     assert _shown("n/a") == "n/a"
+
+
+@pytest.mark.parametrize("entries,covered,caught", [(150, 150, False), (149, 150, True), (151, 150, True), (1, 150, True)])
+def test_complete_log_holds_one_entry_per_covered_sample(tmp_path, entries, covered, caught):
+    """A log closed early as a valid JSON list (entries removed instead of the official truncation), or one
+    with entries added, contradicts the score of accuracy.txt (AC015); the count must be exact."""
+    root = base_tree(tmp_path)
+    _write(root, acc_log(entries))
+    detail = root / ACC / "mlperf_log_detail.txt"
+    detail.write_text(re.sub(r'("key": "qsl_reported_total_count", "value": )\d+', rf"\g<1>{covered}",
+                             detail.read_text()))
+    found = findings(check(root), "AC015")
+    assert bool(found) is caught
+    if caught:
+        assert found[0].actual == f"{entries} entries" and found[0].expected.startswith(f"{covered} entries")
