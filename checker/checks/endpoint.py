@@ -14,6 +14,7 @@ from checker.checks.base import check, finding
 from checker.loaders.audit_spec import load_test_spec
 from checker.metrics.endpoint import (
     audit_verdict, expected_metrics, relative_gap, run_seeds, scored_accuracy, seeds_of_config,
+    series_contradictions,
 )
 
 
@@ -427,7 +428,8 @@ def endpoint_metric_inconsistent(ctx, rules):
     """The reported qps or tps does not follow from the run's counts, tokens and window.
 
     What it checks: `qps` = (completed - 1) / `legacy_loadgen_window_duration_ns` when the legacy window
-    is set, else completed / `duration_ns`; `tps` = output-token total / the same window; and, when the
+    is set, else completed / `duration_ns`; `tps` = output-token total / the same window; `duration_ns` is at
+    least the legacy window and the longest latency (`latency.max`), which lie within it; and, when the
     final snapshot is present, its counters (completed, failed, tracked duration, legacy window) equal
     the summary's. Relative tolerance from the round file.
     Why: endpoints-v61.md 1.2, 1.5 and 5 (item 4): the published result is this qps or tps.
@@ -450,6 +452,14 @@ def endpoint_metric_inconsistent(ctx, rules):
             yield finding(where, f"{name} {reported} does not follow from the counts and the {window_name} ({want})",
                           expected=want, actual=reported, pointer=f"/{name}",
                           hint="qps and tps are recomputed from counts, output tokens and the window")
+    duration = s.duration_ns
+    longest = s.latency.max if s.latency is not None else None
+    for name, inner in (("legacy_loadgen_window_duration_ns", s.legacy_loadgen_window_duration_ns),
+                        ("latency.max", longest)):
+        if duration is not None and inner is not None and inner > duration * (1 + tol):
+            yield finding(where, f"duration_ns {duration} is shorter than {name} {inner:g}, which lies within it",
+                          expected=f">= {inner:g}", actual=duration, pointer="/duration_ns",
+                          hint="the performance window holds the legacy window and every sample's latency")
     snap = ep.snapshot
     if snap is None:
         return
@@ -592,11 +602,34 @@ def endpoint_scenario_mismatch(ctx, rules):
                           expected="on", actual=cfg.streaming, pointer="/model_params/streaming",
                           hint="run Server and Interactive with model_params.streaming: on")
 
+@check("EP018", "endpoint-latency-statistics-inconsistent", "result", stricter=True)
+def endpoint_latency_statistics_inconsistent(ctx, rules):
+    """A latency or output-length statistic of the endpoint run contradicts the others of its series.
+
+    What it checks: in `result_summary.json`, for `ttft`, `tpot`, `latency` and `output_sequence_lengths`:
+    `min` <= every percentile, in rising order, <= `max`; `avg` within `min`..`max`; every early-stopping
+    estimate at least the percentile of the same name and at most `max`.
+    Why: the tool computes them from the same sorted samples (endpoints-v61.md 1.2); an early-stopping
+    estimate is an order statistic of a higher rank than the plain percentile. An estimate lowered to meet a
+    TTFT/TPOT bound (EP009 reads it) without the rest of the series no longer fits the run (stricter than
+    the official checker, which reads the estimate as written). All 17 real v6.1 summaries hold.
+    Failing example: `ttft.early_stopping_percentiles["99.0"]` 2.0e8 below `ttft.percentiles["99.0"]` 3.0e8.
+    How to fix: submit the files the tool wrote.
+    Data used: none (fields of the file).
+    """
+    ep = _ep(ctx)
+    if ep is None or ep.summary is None:
+        return
+    for pointer, message, expected, actual in series_contradictions(ep.summary):
+        yield finding(_summary_where(ep), message, expected=expected, actual=actual, pointer=pointer,
+                      hint="the series' statistics come from the same samples; submit the files the tool wrote")
+
+
 CHECKS = (
     endpoint_file_unparseable, endpoint_file_missing, endpoint_run_incomplete, endpoint_failed_queries,
     endpoint_run_shorter_than_minimum, endpoint_min_duration_setting_too_low, endpoint_seeds_not_round_seeds,
     endpoint_config_disagrees_with_run, endpoint_latency_over_bound, endpoint_accuracy_below_target,
     endpoint_accuracy_below_unestablished_target, endpoint_accuracy_coverage, endpoint_metric_inconsistent,
     endpoint_audit_failed, endpoint_output_length_out_of_range, endpoint_model_not_allowed,
-    endpoint_scenario_mismatch,
+    endpoint_scenario_mismatch, endpoint_latency_statistics_inconsistent,
 )

@@ -9,6 +9,7 @@ another run, and anyone who reads it (a reviewer, a results table, a compliance 
 from __future__ import annotations
 
 from checker.checks.base import check, finding
+from checker.checks.endpoint import test09_bounds
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.log_digest import disagreements
 from checker.metrics.run_record import Bounds, contradictions
@@ -162,8 +163,8 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     divided by the run's sample rate (`result_samples_per_second`, `result_completed_samples_per_sec`) is
     the performance run's mean output tokens per sample. It must lie within `tokens_per_sample_band` times
     the accuracy run's `TOKENS_PER_SAMPLE` (accuracy.txt) or, where accuracy.txt prints none, within the
-    model's `output_tokens_per_sample` bounds. Models with neither (llama3.1-8b, whisper) are not checked:
-    nothing else in the result states their output length.
+    round's TEST09 bounds on performance-mode output length (gpt-oss-120b: 1150.38-1406.02). Models with
+    neither (llama3.1-8b, whisper) are not checked: nothing else in the result states their output length.
     Why: the same model on the same dataset writes answers of the same length in both runs (the shared
     subsets: 0.993-1.007 times), and LoadGen does not log an Offline run's token count, so a token rate
     edited in both logs shows only here (stricter than the official checker, which reads the rate as
@@ -171,7 +172,8 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     Failing example: `result_tokens_per_second` raised by half in both logs of a llama2-70b Offline run
     whose accuracy.txt says `'tokens_per_sample': 291.2`.
     How to fix: submit the logs LoadGen wrote.
-    Data used: `tokens_per_sample_band`, `models.*.output_tokens_per_sample`, `accuracy_patterns.TOKENS_PER_SAMPLE`.
+    Data used: `tokens_per_sample_band`, `accuracy_patterns.TOKENS_PER_SAMPLE`, `models.*.compliance_tests`,
+    `audits/TEST09/spec.yaml` (`output_length` of the round).
     """
     log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
     model = rules.models.get(ctx.mlperf_model)
@@ -182,8 +184,8 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     if reference is not None and band:
         low, high, source = reference * band[0], reference * band[1], f"{band[0]:g}-{band[1]:g} x the accuracy " \
             f"run's TOKENS_PER_SAMPLE {reference:g}"
-    elif model.output_tokens_per_sample:
-        (low, high), source = model.output_tokens_per_sample, "the model's output_tokens_per_sample"
+    elif "TEST09" in model.compliance_tests and (bounds := test09_bounds(rules.round, ctx.mlperf_model)):
+        (low, high), source = bounds, "the round's TEST09 output-length bounds"
     else:
         return
     for key, rate_key in _TOKEN_RATES.items():

@@ -186,3 +186,53 @@ def endpoint_value(summary, metric: str, unit: str | None) -> tuple[float | None
         return None, "latency.avg"
     scale = 1e9 if unit == "Latency (s)" else 1e6
     return latency.avg / scale, f"latency.avg / {scale:g}"
+
+
+SERIES = ("ttft", "tpot", "latency", "output_sequence_lengths")
+
+
+def series_contradictions(summary) -> list[tuple[str, str, str, str]]:
+    """(pointer, message, expected, actual) for every statistic of a result summary's series that
+    contradicts its siblings: the percentiles must rise from ``min`` to ``max`` and hold ``avg`` between
+    those two, and an early-stopping estimate, an order statistic at a higher rank than the percentile of
+    the same name, is at least that percentile and at most ``max`` (every real v6.1 summary holds)."""
+    out = []
+    for name in SERIES:
+        s = getattr(summary, name, None)
+        if s is None or s.empty:
+            continue
+        pct = {float(k): v for k, v in (s.percentiles or {}).items() if v is not None and _is_float(k)}
+        chain = ([("min", s.min)] if s.min is not None else []) + [
+            (f"percentiles/{_key(s.percentiles, p)}", pct[p]) for p in sorted(pct)] + (
+            [("max", s.max)] if s.max is not None else [])
+        for (k1, v1), (k2, v2) in zip(chain, chain[1:]):
+            if v2 < v1:
+                out.append((f"/{name}/{k2}", f"{name} {k2} {v2:g} is below {k1} {v1:g}", f">= {v1:g}", f"{v2:g}"))
+        if s.avg is not None and s.min is not None and s.max is not None and not s.min <= s.avg <= s.max:
+            out.append((f"/{name}/avg", f"{name} avg {s.avg:g} lies outside min {s.min:g} .. max {s.max:g}",
+                        f"{s.min:g}-{s.max:g}", f"{s.avg:g}"))
+        for key, value in (s.early_stopping_percentiles or {}).items():
+            if value is None or not _is_float(key):
+                continue
+            floor = pct.get(float(key))
+            if floor is not None and value < floor:
+                out.append((f"/{name}/early_stopping_percentiles/{key}",
+                            f"{name} early-stopping p{key} {value:g} is below its percentile {floor:g}, though the "
+                            "estimate is an order statistic of a higher rank", f">= {floor:g}", f"{value:g}"))
+            if s.max is not None and value > s.max:
+                out.append((f"/{name}/early_stopping_percentiles/{key}",
+                            f"{name} early-stopping p{key} {value:g} exceeds max {s.max:g}", f"<= {s.max:g}",
+                            f"{value:g}"))
+    return out
+
+
+def _is_float(text) -> bool:
+    try:
+        float(text)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _key(table, p: float) -> str:
+    return next(k for k in table if _is_float(k) and float(k) == p)

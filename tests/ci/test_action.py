@@ -136,7 +136,7 @@ def test_bad_result_fails_the_job_with_summary_annotations_and_sarif(repo, tmp_p
     assert run.outputs["verdict"] == "failed" and run.outputs["exit-code"] == "1"
     assert run.outputs["invalid"] == "1" and run.outputs["errors"] == "1"
     [error] = [a for a in run.annotations if a.startswith("::error ")]
-    assert error.startswith(f"::error file=submission/{BAD},line=1,title=AC001 accuracy-below-target::")
+    assert error.startswith(f"::error file=submission/{BAD},line=1,title=AC001 accuracy-below-target [result]::")
     assert "%0Aexpected: " in error and "\n" not in error
     assert "## mlpc: FAILED" in run.summary
     assert "| closed | Acme | 2 | 1 | **1** | AC001 x1 |" in run.summary
@@ -161,7 +161,7 @@ def test_fail_on_warning(repo, tmp_path):
     assert run.status == 0, run.stderr
     [warning] = run.annotations
     assert warning.startswith("::warning file=submission/closed/Acme/systems/edge_sys.json,")
-    assert "title=SY007 unknown-field::" in warning
+    assert "title=SY007 unknown-field [system]::" in warning
     strict = run_action(repo, tmp_path / "strict", {"path": "submission", "fail-on": "warning"})
     assert strict.status == 1 and strict.outputs["verdict"] == "failed"
     assert "failing on warnings" in strict.summary

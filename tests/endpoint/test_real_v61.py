@@ -195,6 +195,14 @@ EDITS = {
                     lambda d: d["ttft"].pop("early_stopping_percentiles"), "EP009"),
     "qps": (_summary("qwen3-vl-235b-a22b", "Offline"), lambda d: d.update(qps=d["qps"] * 1.05), "EP013"),
     "tps": (_summary("deepseek-r1", "Server"), lambda d: d.update(tps=d["tps"] * 1.05), "EP013"),
+    # qps over the LoadGen-compatible window: a halved run duration no longer holds that window
+    "duration below the legacy window": (_summary("deepseek-r1", "Server"),
+                                         lambda d: d.update(duration_ns=d["duration_ns"] // 2), "EP013"),
+    # the gated TTFT estimate lowered below its own percentile, still within the bound
+    "ttft estimate below its percentile": (_summary("deepseek-r1", "Interactive"), lambda d: d["ttft"][
+        "early_stopping_percentiles"].update({"99.0": d["ttft"]["percentiles"]["99.0"] * 0.9}), "EP018"),
+    "tpot percentiles out of order": (_summary("deepseek-r1", "Server"), lambda d: d["tpot"]["percentiles"].update(
+        {"99.0": d["tpot"]["percentiles"]["90.0"] * 0.9}), "EP018"),
     "completed with qps": (_summary("qwen3-vl-235b-a22b", "Offline"),  # consistent edit, caught by the snapshot
                            lambda d: d.update(n_samples_completed=int(d["n_samples_completed"] * 1.1),
                                               n_samples_issued=int(d["n_samples_issued"] * 1.1),

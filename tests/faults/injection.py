@@ -305,9 +305,11 @@ FAULTS: tuple[FaultClass, ...] = (
     FaultClass("performance sample count moved below the minimum", frozenset({"PF004"}),
                lambda m, r: _edit_both_logs(m, r, "effective_performance_sample_count", "performance_sample_count",
                                             lambda raw: b"1")),
-    FaultClass("min duration moved below 600 s", frozenset({"PF009"}),
-               lambda m, r: _edit_both_logs(m, r, "effective_min_duration_ms", "min_duration (ms)",
-                                            lambda raw: b"599999")),
+    FaultClass("min duration moved below the model's minimum", frozenset({"PF009"}),
+               lambda m, r: r.rules.min_duration_for(r.mlperf_model) > 0 and _edit_both_logs(
+                   m, r, "effective_min_duration_ms", "min_duration (ms)",
+                   lambda raw: str(r.rules.min_duration_for(r.mlperf_model) - 1).encode()),
+               note="not for a model the round exempts (v6.1 e2e-rag: no minimum)"),
     FaultClass("accuracy moved just below its target", frozenset({"AC001", "AC008", "AC013"}),
                _accuracy_moved(lambda value, target: target - abs(target) * 1e-4)),
     FaultClass("accuracy scale changed (written 100 times smaller)", frozenset({"AC001", "AC008", "AC013"}),
@@ -321,3 +323,181 @@ FAULTS: tuple[FaultClass, ...] = (
 def results_of(report, rules) -> list[Result]:
     """The results of a checked mirror."""
     return [Result(s.id, s.scenario, s.division, s.mlperf_model, rules) for s in report.results]
+
+
+# ------------------------------------------------------------------------------ endpoint results (v6.1)
+
+def _endpoint_files(mirror: Mirror, result: Result, name: str) -> list[str]:
+    """The files called ``name`` of an endpoint result, outside its audit sub-runs and launch scripts,
+    shallowest first; [] for a LoadGen result."""
+    base = os.path.join(mirror.root, result.rid)
+    if os.path.isfile(os.path.join(base, PERF, "mlperf_log_detail.txt")):
+        return []
+    found = []
+    for folder, dirs, files in os.walk(base):
+        dirs[:] = sorted(d for d in dirs if d not in ("audit", "as_run"))
+        if name in files:
+            found.append(os.path.relpath(os.path.join(folder, name), mirror.root))
+    return sorted(found, key=lambda rel: (rel.count("/"), rel))
+
+
+def _edit_json(change: Callable[[dict, Result], bool], name: str = "result_summary.json", every: bool = False):
+    """Apply ``change`` (False: does not apply) to the endpoint result's ``name`` (the first found, or every
+    copy), written back as JSON."""
+    import json
+
+    def apply(mirror: Mirror, result: Result) -> bool:
+        rels = _endpoint_files(mirror, result, name)
+        done = False
+        for rel in rels if every else rels[:1]:
+            data = json.loads(mirror.read(rel))
+            if isinstance(data, dict) and change(data, result):
+                mirror.replace(rel, json.dumps(data, indent=2).encode())
+                done = True
+        return done
+    return apply
+
+
+def _set(data: dict, **values) -> bool:
+    data.update(values)
+    return True
+
+
+def _halve_duration(data: dict, result: Result) -> bool:
+    if not data.get("duration_ns"):
+        return False
+    data["duration_ns"] = data["duration_ns"] // 2
+    return True
+
+
+def _inflate_rates(data: dict, result: Result) -> bool:
+    if data.get("qps") is None:
+        return False
+    data["qps"] *= 1.5
+    if data.get("tps") is not None:
+        data["tps"] *= 1.5
+    return True
+
+
+def _ttft_improved(data: dict, result: Result) -> bool:
+    """The TTFT estimate the round gates (EP009) made 1.5x better, the rest of the series left alone."""
+    key = result.rules.endpoint.latency_percentile.get(result.scenario, "99.0")
+    estimates = (data.get("ttft") or {}).get("early_stopping_percentiles") or {}
+    key = key if key in estimates else key[:-2] if key.endswith(".0") and key[:-2] in estimates else None
+    if key is None or not estimates.get(key):
+        return False
+    estimates[key] /= 1.5
+    return True
+
+
+def _summary_seeds_changed(data: dict, result: Result) -> bool:
+    config = data.get("run_config") or {}
+    if config.get("scheduler_random_seed") is None:
+        return False
+    config["scheduler_random_seed"] += 1
+    return True
+
+
+def _seeds_changed(mirror: Mirror, result: Result) -> bool:
+    """The scheduler seed changed alike where the run recorded it and in every config.yaml."""
+    done = _edit_json(_summary_seeds_changed)(mirror, result)
+    for rel in _endpoint_files(mirror, result, "config.yaml"):
+        text = mirror.read(rel).decode("utf-8", "replace")
+        new = re.sub(r"(scheduler_random_seed:\s*)(\d+)", lambda m: m.group(1) + str(int(m.group(2)) + 1), text)
+        if new != text:
+            mirror.replace(rel, new.encode())
+            done = True
+    return done
+
+
+def _accuracy_lowered(data: dict, result: Result) -> bool:
+    """Every accuracy score 10% lower (the shared results pass their targets by 1-2%); open results have
+    no target."""
+    scores = [e for e in data.get("accuracy_scores") or [] if isinstance(e.get("score"), (int, float))]
+    if result.division == "open" or not scores:
+        return False
+    for entry in scores:
+        entry["score"] *= 0.9
+    if isinstance(data.get("average_accuracy"), (int, float)):
+        data["average_accuracy"] *= 0.9
+    return True
+
+
+def _coverage_cut(data: dict, result: Result) -> bool:
+    """Every accuracy entry scored on half its samples, and saying so consistently."""
+    entries = [e for e in data.get("accuracy_scores") or [] if isinstance(e.get("total_samples"), int)
+               and e.get("dataset_type") != "performance"]
+    if not entries:
+        return False
+    for entry in entries:
+        half = entry["total_samples"] // 2
+        entry["total_samples"] = half
+        if isinstance(entry.get("breakdown"), dict):
+            entry["breakdown"]["total_samples"] = half
+        counts = entry.get("response_counts") or {}
+        for key in ("issued", "scored"):
+            if isinstance(counts.get(key), int):
+                counts[key] = half
+    return True
+
+
+def _audit_edited(data: dict, result: Result) -> bool:
+    """The audit's measured qps doubled in its verdict file (what an output cache gives), `passed` kept."""
+    if not isinstance(data.get("audit_qps"), (int, float)):
+        return False
+    data["audit_qps"] *= 2
+    data["passed"] = True
+    return True
+
+
+def _audit_files(mirror: Mirror, result: Result) -> list[str]:
+    base = os.path.join(mirror.root, result.rid, "audit")
+    return sorted(os.path.relpath(os.path.join(base, n), mirror.root) for n in os.listdir(base)
+                  if n.startswith("audit_") and n.endswith(".json")) if os.path.isdir(base) else []
+
+
+def _edit_audit(mirror: Mirror, result: Result) -> bool:
+    import json
+
+    done = False
+    for rel in _audit_files(mirror, result):
+        data = json.loads(mirror.read(rel))
+        if isinstance(data, dict) and _audit_edited(data, result):
+            mirror.replace(rel, json.dumps(data, indent=2).encode())
+            done = True
+    return done
+
+
+def _truncate_summary(mirror: Mirror, result: Result) -> bool:
+    rels = _endpoint_files(mirror, result, "result_summary.json")
+    if not rels:
+        return False
+    content = mirror.read(rels[0])
+    mirror.replace(rels[0], content[: len(content) // 2])
+    return True
+
+
+def _remove_configs(mirror: Mirror, result: Result) -> bool:
+    rels = _endpoint_files(mirror, result, "config.yaml")
+    for rel in rels:
+        mirror.replace(rel, None)
+    return bool(rels)
+
+
+ENDPOINT_FAULTS: tuple[FaultClass, ...] = (
+    FaultClass("endpoint: duration_ns halved", frozenset({"EP005", "EP013"}), _edit_json(_halve_duration)),
+    FaultClass("endpoint: failed queries", frozenset({"EP004"}),
+               _edit_json(lambda d, r: "n_samples_failed" in d and _set(d, n_samples_failed=3))),
+    FaultClass("endpoint: run interrupted (state, complete)", frozenset({"EP003"}),
+               _edit_json(lambda d, r: "state" in d and _set(d, state="interrupted", complete=False))),
+    FaultClass("endpoint: seeds changed (run record and config.yaml)", frozenset({"EP007", "EP008"}), _seeds_changed),
+    FaultClass("endpoint: accuracy 10% lower (below target)", frozenset({"EP010", "EP011"}),
+               _edit_json(_accuracy_lowered, "accuracy_results.json")),
+    FaultClass("endpoint: accuracy dataset coverage halved", frozenset({"EP012"}),
+               _edit_json(_coverage_cut, "accuracy_results.json")),
+    FaultClass("endpoint: gated TTFT estimate 1.5x better", frozenset({"EP018", "EP009"}), _edit_json(_ttft_improved)),
+    FaultClass("endpoint: qps and tps 1.5x in result_summary.json", frozenset({"EP013"}), _edit_json(_inflate_rates)),
+    FaultClass("endpoint: audit qps doubled, verdict kept passed", frozenset({"EP014"}), _edit_audit),
+    FaultClass("endpoint: result_summary.json truncated", frozenset({"EP001"}), _truncate_summary),
+    FaultClass("endpoint: config.yaml removed", frozenset({"EP002"}), _remove_configs),
+)
