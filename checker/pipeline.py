@@ -20,9 +20,11 @@ import time
 
 from checker.cached import UnitPointer, cache_findings, check_unit_cached, quick_hit, unit_hit
 from checker.checks.base import Check
+from checker.checks.memo import forget
 from checker.context import RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.engine import PROFILES, Profile, plan_for, run_checks, _run_step
+from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
@@ -62,6 +64,18 @@ UnitOutput = tuple[list[Finding], list[ResultSummary], "str | None"]  # findings
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
                checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False, quick=...):
+    """Check one submitter folder (``_check_unit``), then drop what its checks remembered of it (the
+    contexts and parsed logs of one submitter are not kept while the next is checked: peak memory then
+    follows the largest submitter, not the number checked so far)."""
+    try:
+        return _check_unit(root, division, submitter, rules, profile, checks, cache, defer, quick)
+    finally:
+        forget()
+        forget_logs()
+
+
+def _check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
+                checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False, quick=...):
     """Check one submitter folder; a crash here is reported as TL001 for that submitter only.
 
     With ``cache`` (a prepared ``checker.cache.ResultCache``) an unchanged submitter is taken whole

@@ -13,11 +13,20 @@ from typing import Callable, TypeVar
 
 T = TypeVar("T")
 KEEP = 64  # contexts remembered per function; the engine finishes a result before the next one
+_MEMOS: list[dict] = []  # every per_context memo, emptied by forget()
+
+
+def forget() -> None:
+    """Drop every remembered value: the pipeline calls this when a submitter is done, so the contexts of
+    one submitter (and the parsed logs they hold) are not kept while the next one is checked."""
+    for memo in _MEMOS:
+        memo.clear()
 
 
 def per_context(func: Callable[..., T]) -> Callable[..., T]:
     """``func(ctx, rules, *extra)``, computed once per (ctx, rules, extra) while ctx is recent."""
     memo: dict[tuple, tuple[object, object, T]] = {}
+    _MEMOS.append(memo)
 
     @functools.wraps(func)
     def remembered(ctx, rules, *extra):

@@ -224,6 +224,11 @@ def remember(path: str, log: DetailLog) -> None:
     _RECENT[key] = log
 
 
+def forget_logs() -> None:
+    """Drop the parsed logs kept by :func:`remember` (the pipeline calls this between submitters)."""
+    _RECENT.clear()
+
+
 def parse_detail_log(path: str) -> DetailLog:
     """Parse a detail log; raises LogReadError if the file cannot be read."""
     key = _identity(path)
