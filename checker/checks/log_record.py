@@ -110,8 +110,10 @@ def detail_log_record_key_repeated(ctx, rules):
 def _bounds(ctx, rules) -> Bounds:
     model = rules.models.get(ctx.mlperf_model)
     band = rules.offline_rate_duration_band
+    window = rules.power_window_band
     return Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
-                  rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None)
+                  rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
+                  tuple(window) if window else None)
 
 
 @check("PF025", "result-inconsistent-with-run", "result", stricter=True)
@@ -131,8 +133,11 @@ def result_inconsistent_with_run(ctx, rules):
     `result_mean_latency_ns`. MultiStream: `early_stopping_latency_ms` lies between the 99th per-query
     percentile and the largest per-query latency. Every run: min <= p50 <= ... <= p99.9 <= max and the mean
     within min..max (sample, per-query and first-token latencies). gptj's inferred token rates are the
-    sample rate times `inferred_tokens_per_sample`. Relations other than the Offline band hold within
-    `run_record_tolerance`.
+    sample rate times `inferred_tokens_per_sample`. Offline, Server and SingleStream: the run's duration as
+    the result implies it (last completion; samples / completed rate; queries / issue rate) lies within
+    `power_window_band` times the window LoadGen stamps around every run (`power_begin`, `power_end`), so a
+    rate edited together with the latencies it follows from shows too. Relations other than the two bands
+    hold within `run_record_tolerance`.
     Why: LoadGen computes the result from these counts and timings in the same run (official-checker.md
     section 4), so a figure edited alike in the summary and the detail log (which PF022 cannot see) no longer
     matches the run it claims to describe (stricter than the official checker, which reads the figure as
@@ -141,7 +146,7 @@ def result_inconsistent_with_run(ctx, rules):
     SingleStream `early_stopping_latency_ss` lowered below `result_90.00_percentile_latency_ns`.
     How to fix: submit the logs LoadGen wrote.
     Data used: `offline_rate_duration_band`, `server_completed_over_scheduled_max`, `run_record_tolerance`,
-    `models.*.inferred_tokens_per_sample`.
+    `power_window_band`, `models.*.inferred_tokens_per_sample`.
     """
     log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
     if log is None:

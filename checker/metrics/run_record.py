@@ -20,7 +20,11 @@ the detail log (which PF022 cannot see) no longer follows from them. The relatio
   and at most the largest latency; the p99 estimate (``early_stopping_latency_ms``, when written) is at
   least the 99th percentile; ``result_qps_without_loadgen_overhead`` = 1 / mean latency;
 - MultiStream: ``early_stopping_latency_ms`` lies between the 99th percentile and the largest per-query
-  latency.
+  latency;
+- Offline, Server, SingleStream: the duration the result implies (the last completion; samples over the
+  completed rate; queries over the issue rate) lies within the window LoadGen stamps around every run
+  (``power_begin`` / ``power_end``), so a rate edited together with the latencies it follows from is seen
+  unless the stamps are edited too.
 
 Pure: no IO. ``log`` is anything with ``get(key)`` and ``in`` (a parsed DetailLog).
 """
@@ -28,6 +32,8 @@ Pure: no IO. ``log`` is anything with ``get(key)`` and ``in`` (a parsed DetailLo
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from checker.metrics.power import PowerError, parse_stamp
 
 FIRST_ARRIVAL_GAPS = 10
 PERCENTILES = ("50.00", "90.00", "95.00", "97.00", "99.00", "99.90")
@@ -55,12 +61,13 @@ class Contradiction:
 @dataclass(frozen=True)
 class Bounds:
     """The round's tolerances (rules: ``offline_rate_duration_band``, ``server_completed_over_scheduled_max``,
-    ``run_record_tolerance``) and the model's inferred-token factor, if any."""
+    ``run_record_tolerance``, ``power_window_band``) and the model's inferred-token factor, if any."""
 
     offline_band: tuple[float, float] | None = None
     server_completed_max: float | None = None
     tolerance: float | None = None  # relative slack for LoadGen's 6 significant digits
     inferred_tokens_per_sample: float | None = None
+    power_window_band: tuple[float, float] | None = None  # the run's duration over its power window
 
 
 def _num(log, key: str) -> float | None:
@@ -207,6 +214,55 @@ def _streams(log, scenario: str, bounds: Bounds) -> list[Contradiction]:
     return out
 
 
+#: the power stamps are written to the millisecond
+STAMP_SLACK_S = 0.002
+
+
+def _implied_duration(log, scenario: str, samples_per_query: float | None) -> tuple[str, float] | None:
+    """(the figure, the run's duration in s that it implies): Offline the last completion
+    (``result_max_latency_ns``), Server (samples - 1) / the completed rate, SingleStream (queries - 1) / the
+    issue rate (``result_qps_with_loadgen_overhead``)."""
+    if scenario == "Offline":
+        values = _positive(log, "result_max_latency_ns")
+        return ("result_max_latency_ns", values[0] / 1e9) if values else None
+    if scenario == "Server" and samples_per_query:
+        values = _positive(log, "result_query_count", "result_completed_samples_per_sec")
+        return ("result_completed_samples_per_sec",
+                (values[0] * samples_per_query - 1) / values[1]) if values and values[0] > 1 else None
+    if scenario == "SingleStream":
+        values = _positive(log, "result_query_count", "result_qps_with_loadgen_overhead")
+        return ("result_qps_with_loadgen_overhead", (values[0] - 1) / values[1]) if values and values[0] > 1 else None
+    return None
+
+
+def _power_window(log, scenario: str, bounds: Bounds, samples_per_query: float | None) -> list[Contradiction]:
+    """The run's duration, as its result implies it, against the window LoadGen stamped around the run
+    (``power_begin`` / ``power_end``, written for every run): Offline they agree to the millisecond, a
+    Server or SingleStream window also holds the wind-down (shared subsets: 1.000-1.031 times; a Server
+    run's implied duration is at least the window less its longest latency)."""
+    band = bounds.power_window_band
+    begin, end = log.get("power_begin"), log.get("power_end")
+    implied = _implied_duration(log, scenario, samples_per_query)
+    if not band or begin is None or end is None or implied is None:
+        return []
+    try:
+        window = (parse_stamp(end) - parse_stamp(begin)).total_seconds()
+    except PowerError:
+        return []  # PW checks report unreadable stamps
+    key, seconds = implied
+    low = band[0] * window
+    longest = _num(log, "result_max_latency_ns")
+    if scenario == "Server" and longest is not None:
+        # a token run's completed rate may end well before its window does (TEST07/TEST09 runs of gpt-oss:
+        # 10 s of a 60 s window), but not earlier than the longest latency before the window's end
+        low = min(low, window - longest / 1e9)
+    if window <= 0 or low - STAMP_SLACK_S <= seconds <= band[1] * window + STAMP_SLACK_S:
+        return []
+    return [Contradiction(key, f"{key} implies a {seconds:.6g} s run, but LoadGen stamped {window:.6g} s around it "
+                          f"(power_begin {begin}, power_end {end})",
+                          f"{band[0]:g}-{band[1]:g} x {window:.6g} s", f"{seconds:.6g} s")]
+
+
 def contradictions(log, bounds: Bounds) -> list[Contradiction]:
     """Every figure of ``log`` that does not follow from the rest of it (empty for an untouched log)."""
     scenario = log.get("effective_scenario")
@@ -219,4 +275,5 @@ def contradictions(log, bounds: Bounds) -> list[Contradiction]:
     elif scenario in ("SingleStream", "MultiStream"):
         out += _streams(log, scenario, bounds)
     out += _inferred(log, bounds)
+    out += _power_window(log, scenario, bounds, spq)
     return out

@@ -263,6 +263,7 @@ class RoundRules(_Strict):
     offline_rate_duration_band: list[float] | None = None
     server_completed_over_scheduled_max: float | None = None
     run_record_tolerance: float | None = None  # PF025: relative slack of the other detail-log relations
+    power_window_band: list[float] | None = None  # PF025: implied run duration / LoadGen's power window
     tokens_per_sample_band: list[float] | None = None  # PF026: perf tokens per sample / the accuracy run's
     scenario_dir_aliases: dict[str, str]
     scenarios: list[str]

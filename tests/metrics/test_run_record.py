@@ -9,7 +9,7 @@ from checker.loaders.loadgen_log import parse_detail_log
 from checker.metrics.run_record import Bounds, contradictions
 from tests.conftest import REAL
 
-BOUNDS = Bounds(offline_band=(0.99, 1.1), server_completed_max=1.01, tolerance=0.001)
+BOUNDS = Bounds(offline_band=(0.99, 1.1), server_completed_max=1.01, tolerance=0.001, power_window_band=(0.9, 1.00001))
 
 
 class Log(dict):
@@ -99,3 +99,30 @@ def test_every_real_performance_log_holds():
             found[path] = [c.message for c in problems]
     assert len(logs) > 150
     assert found == {}
+
+
+# an Offline run of 3072 s as LoadGen stamps it (power_begin/power_end to the millisecond)
+STAMPED = Log({**OFFLINE, "power_begin": "02-12-2026 19:53:24.890", "power_end": "02-12-2026 20:44:36.890"})
+
+
+@pytest.mark.parametrize("last_ns,caught", [(3072_000_000_000, False), (3072_001_999_999, False),
+                                            (3072_050_000_000, True), (2764_000_000_000, True)])
+def test_offline_duration_against_the_power_window(last_ns, caught):
+    """The last completion (and the rate that follows from it) moved together: the stamps still tell."""
+    edited = Log({**STAMPED, "result_max_latency_ns": last_ns,
+                  "result_samples_per_second": STAMPED["generated_samples_per_query"] / (last_ns / 1e9)})
+    found = [c.key for c in contradictions(edited, BOUNDS)]
+    assert ("result_max_latency_ns" in found) is caught, found
+
+
+def test_server_rate_and_latencies_edited_alike_are_seen_through_the_window():
+    log = Log({**SERVER, "power_begin": "02-12-2026 19:53:24.890", "power_end": "02-12-2026 21:02:44.000"})
+    assert contradictions(log, BOUNDS) == []
+    faster = Log({**log, **{k: log[k] * 1.5 for k in ("result_completed_samples_per_sec",
+                                                        "result_scheduled_samples_per_sec")},
+                  "generated_query_duration": log["generated_query_duration"] // 1.5 * 1})
+    assert "result_completed_samples_per_sec" in {c.key for c in contradictions(faster, BOUNDS)}
+
+
+def test_unreadable_stamps_are_left_to_the_power_checks():
+    assert contradictions(Log({**STAMPED, "power_end": "yesterday"}), BOUNDS) == []
