@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from checker.checks.base import check, finding
 from checker.checks.endpoint import test09_bounds
+from checker.checks.memo import per_context
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.log_digest import disagreements
 from checker.metrics.run_record import Bounds, contradictions
@@ -24,14 +25,22 @@ def _runs(ctx):
             yield what, parsed
 
 
-def _findings(ctx, settings: bool):
-    for what, parsed in _runs(ctx):
-        if parsed.summary is None:
+@per_context
+def _compared(ctx, rules):
+    """(what, ParsedLog, its disagreements or None for an unreadable summary) of each run: once per
+    result for PF022 and PF023."""
+    return [(what, parsed, None if parsed.summary is None else disagreements(parsed.summary, parsed.log))
+            for what, parsed in _runs(ctx)]
+
+
+def _findings(ctx, rules, settings: bool):
+    for what, parsed, items in _compared(ctx, rules):
+        if items is None:
             if not settings:
                 yield finding(parsed.summary_rel, f"{what} summary log unreadable: {parsed.summary_error}",
                               expected="a LoadGen summary log", actual=parsed.summary_error or "unreadable")
             continue
-        for item in disagreements(parsed.summary, parsed.log):
+        for item in items:
             if item.setting != settings:
                 continue
             yield finding(parsed.summary_rel,
@@ -58,7 +67,7 @@ def summary_detail_mismatch(ctx, rules):
     How to fix: submit both logs as LoadGen wrote them for the run.
     Data used: none (the field correspondence is LoadGen's log format).
     """
-    yield from _findings(ctx, settings=False)
+    yield from _findings(ctx, rules, settings=False)
 
 
 @check("PF023", "summary-detail-settings-differ", "result", stricter=True)
@@ -74,7 +83,7 @@ def summary_detail_settings_differ(ctx, rules):
     How to fix: submit both logs as LoadGen wrote them for the run.
     Data used: none.
     """
-    yield from _findings(ctx, settings=True)
+    yield from _findings(ctx, rules, settings=True)
 
 
 #: keys LoadGen writes once per run: the settings it applied and the results it computed (published logs

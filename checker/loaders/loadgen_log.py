@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,8 +31,15 @@ class LogProblem:
 
 _SENTINEL = object()
 _KEY_PREFIX = '{"key": "'
-_VALUE_PREFIX = '"value": '
+_KEY_TO_VALUE = '", "value": '  # between the key and the value of a line as LoadGen writes it
 _DECODER = json.JSONDecoder()
+_JSON_STRING = r'"[^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*"'
+_JSON_INT = r"-?(?:0|[1-9][0-9]*)"
+#: what follows the value on every line LoadGen writes (all published v4.1-v6.1 logs): strictly valid JSON
+_LINE_TAIL = re.compile(
+    rf', "time_ms": {_JSON_INT}(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?, "namespace": {_JSON_STRING}, '
+    rf'"event_type": {_JSON_STRING}, "metadata": {{"is_error": (?:true|false), "is_warning": (?:true|false), '
+    rf'"file": {_JSON_STRING}, "line_no": {_JSON_INT}, "pid": {_JSON_INT}, "tid": {_JSON_INT}}}}}')
 
 
 @dataclass
@@ -65,11 +73,11 @@ class DetailLog:
             return default
         text, start, end, number = entry
         try:
-            expected = start + len(_KEY_PREFIX) + len(key) + 2
-            at = text.find(_VALUE_PREFIX, expected, expected + len(_VALUE_PREFIX))
-            if at == expected:  # `{"key": "K", "value": ` — decode only the value
-                value = _DECODER.raw_decode(text, at + len(_VALUE_PREFIX))[0]
-            else:
+            value = _SENTINEL
+            at = start + len(_KEY_PREFIX) + len(key)
+            if text.startswith(_KEY_TO_VALUE, at) and key.isprintable():
+                value = _value_alone(text, at + len(_KEY_TO_VALUE), end)
+            if value is _SENTINEL:
                 decoded = json.loads(text[start:end])
                 value = decoded.get("value") if isinstance(decoded, dict) else None
         except (ValueError, RecursionError):
@@ -94,6 +102,17 @@ class DetailLog:
     def loadgen_version(self) -> str | None:
         value = self.get("loadgen_version")
         return value if isinstance(value, str) else None
+
+
+def _value_alone(text: str, at: int, end: int) -> Any:
+    """The value starting at ``at`` of a line `{"key": "K", "value": V<tail>}` ending at ``end``, decoded
+    alone when the tail is the one LoadGen writes (strictly valid JSON without another "value", so V is
+    what json.loads of the whole line gives); otherwise _SENTINEL."""
+    try:
+        found, stop = _DECODER.raw_decode(text, at)
+    except (ValueError, RecursionError):
+        return _SENTINEL  # the caller decodes the whole line and reports it
+    return found if _LINE_TAIL.fullmatch(text, stop, end) else _SENTINEL
 
 
 def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
@@ -138,6 +157,7 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     head, key_at = len(MARKER) + 1, len(MARKER) + 1 + len(_KEY_PREFIX)
     markers = number = pos = 0
     size = len(text)
+    duplicates = log.duplicates
     while pos < size:
         end = find("\n", pos)
         if end < 0:
@@ -149,17 +169,21 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
             close = find('"', pos + key_at, end)
             key = text[pos + key_at:close] if close > 0 else ""
             last = end
-            if text[last - 1] != "}":  # (the official parser strips the line)
+            odd = text[last - 1] != "}"
+            if odd:  # (the official parser strips the line)
                 while last > pos and text[last - 1] in _TRAILING_SPACE:
                     last -= 1
-            window = max(start, last - 300)  # flags sit in the metadata at the end of the line
-            if (not key or "\\" in key or text[last - 1] != "}"
+                odd = text[last - 1] != "}"
+            window = last - 300  # flags sit in the metadata at the end of the line
+            if window < start:
+                window = start
+            if (odd or not key or "\\" in key
                     or (find('": true', window, last) >= 0
                         and (find('"is_error": true', window, last) >= 0
                              or find('"is_warning": true', window, last) >= 0))):
                 _slow_line(log, text[start:last], number)
             elif key in raw:
-                log.duplicates.append(key)
+                duplicates.append(key)
             else:
                 raw[key] = (text, start, last, number)
         elif find(MARKER, pos, end) >= 0:

@@ -318,6 +318,58 @@ def test_detail_log_walk_on_published_logs():
         assert _detail_facts(fast, fast.lines_total) == _detail_facts(*_detail_by_split(text)), path
 
 
+def _value_by_json(log, key):
+    """A detail-log value as json.loads of its whole line gives it (the general path of DetailLog.get):
+    (value, whether the line was reported as invalid JSON)."""
+    import json
+
+    text, start, end, _ = log.raw[key]
+    try:
+        decoded = json.loads(text[start:end])
+    except (ValueError, RecursionError):
+        return None, True
+    return (decoded.get("value") if isinstance(decoded, dict) else None), False
+
+
+_TAIL_OK = (', "time_ms": 1.5, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": '
+            '{"is_error": false, "is_warning": false, "file": "a.cc", "line_no": 7, "pid": 1, "tid": 2}}')
+_value_text = st.sampled_from(['"Offline"', "12.5", "-0", "1e400", "NaN", "true", "null", '"x\\"y"', '"\\u00e9\\ud800"',
+                               "[1, 2]", '{"a": 1, "a": 2}', "{}", "{", "12abc", " 5", "[1,\n2]", '"a\tb"', "[" * 3000,
+                               '"unterminated', "01", "1.", '{"value": 3}'])
+_tail_text = st.sampled_from([
+    _TAIL_OK, _TAIL_OK.replace("1.5", "-2e-3"), _TAIL_OK.replace("1.5", "1.e3"), _TAIL_OK.replace("1.5", "01"),
+    _TAIL_OK.replace('"a.cc"', '"a\\".cc"'), _TAIL_OK.replace('"a.cc"', '"a\\q.cc"'), _TAIL_OK.replace('"a.cc"', '"a\x01"'),
+    _TAIL_OK.replace("false, ", "true, ", 1), _TAIL_OK.replace(', "tid": 2', ""), _TAIL_OK.replace(", ", ",  ", 1),
+    _TAIL_OK + " ", _TAIL_OK + "x", _TAIL_OK[:-1], _TAIL_OK.replace('"time_ms"', '"value"'), "}", ', "value": 9}',
+    _TAIL_OK.replace("7", "1e2"), _TAIL_OK.replace('"pid": 1', '"pid": -1')])
+_key_text = st.sampled_from(["result_validity", "k\x01", "k\u2028", "\u00e9t\u00e9", "k y"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(_key_text, _value_text, _tail_text, st.sampled_from(['", "value": ', '",  "value": ', '", "value":', '","value": ']))
+@example("result_validity", '"VALID"', _TAIL_OK, '", "value": ')
+def test_detail_value_alone_equals_the_whole_line_decoded(key, value, tail, joint):
+    """DetailLog.get decodes only the value when the rest of the line is LoadGen's tail: the same value,
+    and the same invalid-JSON report, as decoding the whole line."""
+    text = f':::MLLOG {{"key": "{key}{joint}{value}{tail}\n'
+    log = loadgen_log.parse_detail_text(text)
+    if key not in log.raw or key in log._cache:
+        return  # a line the parser decoded at once (flagged, or odd): not this path
+    want, bad = _value_by_json(log, key)
+    got = log.get(key)
+    assert repr(got) == repr(want)
+    assert bool(log.problems) == bad
+
+
+def test_detail_values_on_published_logs_equal_the_whole_lines_decoded():
+    for path in _real("mlperf_log_detail.txt"):
+        log = loadgen_log.parse_detail_text(_read(path))
+        for key in log.raw:
+            if key not in log._cache:
+                want, bad = _value_by_json(log, key)
+                assert repr(log.get(key)) == repr(want) and bool(log.problems) == bad, (path, key)
+
+
 def test_trailing_space_is_what_rstrip_removes():
     spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()} - {"\n"}
     assert set(loadgen_log._TRAILING_SPACE) == spaces
