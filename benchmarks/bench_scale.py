@@ -10,7 +10,9 @@ A synthetic round replicates a real published subset (`../shared/real_submission
 layout, `.../v6.0` for the folded v6.0 layout) under distinct submitter names (`NVIDIA0000`, ...; only
 the `"submitter"` value of each system JSON is rewritten, in place in the text, so every other byte,
 duplicate keys included, stays as published). Files are hard links, so a 10k-result round costs
-inodes, not gigabytes; the real log sizes are kept. The round is built in a temporary folder (never
+inodes, not gigabytes; the real log sizes are kept. ``--copy`` copies them instead: other processes
+linking the same shared files change the ctime of every link, which a warm ``--cache`` re-check reads as a
+change (it then hashes the files again), so on a shared machine its figures need ``--copy``. The round is built in a temporary folder (never
 inside the repository or the shared data) and grown from one size to the next.
 
 Every figure is measured the same way, for mlpc and for `--official`: one new process per run, its
@@ -72,8 +74,9 @@ def _link(src: str, dst: str) -> None:
         shutil.copy2(src, dst)
 
 
-def add_copies(src: str, dst: str, first: int, last: int) -> None:
-    """Copies ``first`` .. ``last - 1`` of every submitter folder of ``src`` into the round ``dst``."""
+def add_copies(src: str, dst: str, first: int, last: int, copy: bool = False) -> None:
+    """Copies ``first`` .. ``last - 1`` of every submitter folder of ``src`` into the round ``dst`` (hard
+    links, or real copies with ``copy``)."""
     for division in DIVISIONS:
         div = os.path.join(src, division)
         if not os.path.isdir(div):
@@ -84,7 +87,8 @@ def add_copies(src: str, dst: str, first: int, last: int) -> None:
             for index in range(first, last):
                 name = f"{submitter}{index:04d}"
                 target = os.path.join(dst, division, name)
-                shutil.copytree(os.path.join(div, submitter), target, symlinks=True, copy_function=_link)
+                shutil.copytree(os.path.join(div, submitter), target, symlinks=True,
+                                copy_function=shutil.copy2 if copy else _link)
                 systems = os.path.join(target, "systems")
                 for entry in sorted(os.listdir(systems)) if os.path.isdir(systems) else ():
                     path = os.path.join(systems, entry)
@@ -191,6 +195,9 @@ def main() -> int:
                         "each synthetic round ({tree}: the round's path, {round}: its round), e.g. \"python3 "
                         "submission_checker.py --input {tree} --version v4.1\"")
     parser.add_argument("--work", help="build the rounds in this folder (created; kept afterwards)")
+    parser.add_argument("--copy", action="store_true", help="copy the files instead of hard-linking them (about "
+                        "24 MB per 46 results): on a shared machine other processes that link the same source "
+                        "files change the ctime of every link, which makes the --cache re-check hash again")
     args = parser.parse_args()
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     layouts = ("v4.1", "v6.0") if args.layout == "both" else (args.layout,)
@@ -219,7 +226,7 @@ def main() -> int:
                 copies = max(1, math.ceil(size / unit))
                 if copies > made:
                     started = time.perf_counter()
-                    add_copies(SOURCES[layout], tree, made, copies)
+                    add_copies(SOURCES[layout], tree, made, copies, copy=args.copy)
                     print(f"[{layout}] {copies} copies of {unit} results: built in "
                           f"{time.perf_counter() - started:.0f} s", file=sys.stderr)
                     made = copies
