@@ -191,6 +191,9 @@ class ResultCtx:
     leftover_dirs: tuple[str, ...] = ()  # folders of an older layout inside the result folder (layout.leftover_result_dirs)
     model_scenario_dirs: tuple[str, ...] = ()  # the scenario folders of the result's model folder (ST025)
     endpoint: EndpointCtx | None = None  # the parsed files of an endpoint result (no LoadGen logs), v6.1+
+    # (detail log, output tokens per sample) of the other performance runs of the same model on the same
+    # system: the sibling scenarios' runs and the result's own compliance runs (token-logging results only; PF026)
+    output_lengths: tuple[tuple[str, float], ...] = ()
 
     @property
     def result_id(self) -> str:

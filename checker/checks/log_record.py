@@ -8,6 +8,8 @@ another run, and anyone who reads it (a reviewer, a results table, a compliance 
 
 from __future__ import annotations
 
+import statistics
+
 from checker.checks.base import check, finding
 from checker.checks.endpoint import test09_bounds
 from checker.checks.memo import per_context
@@ -177,14 +179,18 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     divided by the run's sample rate (`result_samples_per_second`, `result_completed_samples_per_sec`) is
     the performance run's mean output tokens per sample. It must lie within `tokens_per_sample_band` times
     the accuracy run's `TOKENS_PER_SAMPLE` (accuracy.txt) or, where accuracy.txt prints none, within the
-    round's TEST09 bounds on performance-mode output length (gpt-oss-120b: 1150.38-1406.02). Models with
-    neither (llama3.1-8b, whisper) are not checked: nothing else in the result states their output length.
+    round's TEST09 bounds on performance-mode output length (gpt-oss-120b: 1150.38-1406.02), or, for models
+    with neither (llama3.1-8b, whisper), within `tokens_per_sample_band` times the median output length
+    the model's other performance runs on the same system measured (its sibling scenarios' runs and the
+    result's own compliance runs, such as TEST01's performance run). A result with none of these is not
+    checked.
     Why: the same model on the same dataset writes answers of the same length in both runs (the shared
     subsets: 0.993-1.007 times), and LoadGen does not log an Offline run's token count, so a token rate
     edited in both logs shows only here (stricter than the official checker, which reads the rate as
     written; rules-v6 TEST09 bounds performance-mode output length for gpt-oss-120b).
     Failing example: `result_tokens_per_second` raised by half in both logs of a llama2-70b Offline run
-    whose accuracy.txt says `'tokens_per_sample': 291.2`.
+    whose accuracy.txt says `'tokens_per_sample': 291.2`; of a whisper Offline run whose TEST01
+    performance run logs 63.5 tokens per sample.
     How to fix: submit the logs LoadGen wrote.
     Data used: `tokens_per_sample_band`, `accuracy_patterns.TOKENS_PER_SAMPLE`, `models.*.compliance_tests`,
     `audits/TEST09/spec.yaml` (`output_length` of the round).
@@ -200,6 +206,12 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
             f"run's TOKENS_PER_SAMPLE {reference:g}"
     elif "TEST09" in model.compliance_tests and (bounds := test09_bounds(rules.round, ctx.mlperf_model)):
         (low, high), source = bounds, "the round's TEST09 output-length bounds"
+    elif ctx.output_lengths and band:
+        middle = statistics.median(length for _, length in ctx.output_lengths)
+        low, high = middle * band[0], middle * band[1]
+        source = (f"{band[0]:g}-{band[1]:g} x {middle:.6g}, the median output length of the model's other "
+                  f"performance runs on this system: " + ", ".join(f"{rel} {length:.6g}"
+                                                                 for rel, length in ctx.output_lengths))
     else:
         return
     for key, rate_key in _TOKEN_RATES.items():

@@ -25,6 +25,7 @@ from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.loadgen_log import LogReadError, parse_detail_text, parse_summary_text, remember
 from checker.metrics.power import parse_spl
+from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
@@ -445,12 +446,50 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
             for scenario_dir in scen_listing.dirs:
                 tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir,
                                                  scen_listing.dirs))
+    tree.results[first_result:] = _with_output_lengths(box, tree.results[first_result:])
     for result in tree.results[first_result:]:
         meas = result.measurements
         duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
         duplicates += list(result.power.json_duplicates) if result.power else []
         duplicates += list(result.endpoint.json_duplicates) if result.endpoint else []
     tree.submitters.append(dataclasses.replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
+
+
+def _run_output_length(box: Sandbox, rel: str) -> float | None:
+    """Output tokens per sample of the performance run whose detail log is ``rel`` (None: absent, unreadable or
+    no token rate). The parse is remembered, so the compliance verification does not read the file again."""
+    if not box.is_file(rel):
+        return None
+    text, _ = box.read_text(rel, limit=64 * 1024 * 1024)
+    if text is None:
+        return None
+    log = parse_detail_text(text, rel)
+    remember(box.abs(rel), log)
+    return tokens_per_sample(log)
+
+
+def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultCtx]:
+    """Each token-logging result with the output length (tokens per sample) its model's other performance runs
+    on the same system measured: the sibling scenarios' runs and its own compliance tests' runs."""
+    measured = {r.rel: tokens_per_sample(r.perf.log) if r.perf is not None and r.perf.log is not None else None
+                for r in results}
+    out = []
+    for result in results:
+        if measured[result.rel] is None:
+            out.append(result)
+            continue
+        model_rel = result.rel.rsplit("/", 1)[0]
+        found = [(f"{r.perf.rel}", measured[r.rel]) for r in results
+                 if r.rel != result.rel and r.rel.rsplit("/", 1)[0] == model_rel and measured[r.rel] is not None]
+        if result.compliance_exists:
+            for test in box.listing(result.compliance_rel).dirs:
+                if test.startswith("TEST"):
+                    rel = f"{result.compliance_rel}/{test}/performance/run_1/mlperf_log_detail.txt"
+                    length = _run_output_length(box, rel)
+                    if length is not None:
+                        found.append((rel, length))
+        out.append(dataclasses.replace(result, output_lengths=tuple(found)) if found else result)
+    return out
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,

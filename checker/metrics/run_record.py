@@ -277,3 +277,23 @@ def contradictions(log, bounds: Bounds) -> list[Contradiction]:
     out += _inferred(log, bounds)
     out += _power_window(log, scenario, bounds, spq)
     return out
+
+
+# (token rate, sample rate) pairs a performance run logs, in the order its output length is read from them:
+# Server / Interactive and single-stream runs log a token throughput with LoadGen's overhead beside the rate
+# they report (PF025 ties the two together), Offline runs only the reported rate; Server runs of older
+# LoadGen releases only the completed rates
+TOKEN_RATE_PAIRS = (("result_token_throughput_with_loadgen_overhead", "result_scheduled_samples_per_sec"),
+                    ("result_token_throughput_with_loadgen_overhead", "result_qps_with_loadgen_overhead"),
+                    ("result_tokens_per_second", "result_samples_per_second"),
+                    ("result_completed_tokens_per_second", "result_completed_samples_per_sec"))
+
+
+def tokens_per_sample(log) -> float | None:
+    """Mean output tokens per sample of a token-logging performance run: a token rate over its sample rate (the
+    first pair of TOKEN_RATE_PAIRS it logs); None for a run that logs no token rate."""
+    for tokens, samples in TOKEN_RATE_PAIRS:
+        pair = _positive(log, tokens, samples)
+        if pair is not None:
+            return pair[0] / pair[1]
+    return None

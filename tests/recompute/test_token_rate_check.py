@@ -46,6 +46,19 @@ def test_output_length_edited_in_accuracy_txt_only(tmp_path):
 
 def test_no_stated_output_length_is_not_checked(tmp_path):
     root = _tree(tmp_path)
+    shutil.rmtree(os.path.join(root, RES.replace("/Offline", "/Server")))  # no other run of the model either
     _edit(root, f"{RES}/accuracy/accuracy.txt", r", 'tokens_per_sample': [0-9.]+", "")
     _edit(root, LOG, r'("result_tokens_per_second", "value": )[0-9.]+', r"\g<1>4417.5")
     assert findings(check(root), "PF026") == []
+
+
+@pytest.mark.parametrize("factor,caught", [(1.0, False), (1.04, False), (1.5, True)])
+def test_without_a_stated_output_length_the_sibling_scenarios_run_is_the_reference(tmp_path, factor, caught):
+    """accuracy.txt states no output length (as llama3.1-8b's and whisper's do not): the Server run of the same
+    model and system (2800 completed tokens/s at 9.5 samples/s: 294.7 tokens per sample) is the reference."""
+    root = _tree(tmp_path)
+    _edit(root, f"{RES}/accuracy/accuracy.txt", r", 'tokens_per_sample': [0-9.]+", "")
+    _edit(root, LOG, r'("result_tokens_per_second", "value": )[0-9.]+', rf"\g<1>{2945.0 * factor}")
+    found = findings(check(root), "PF026")
+    assert [f.location.path for f in found] == ([LOG] if caught else [])
+    assert all("Server/performance/run_1/mlperf_log_detail.txt 294.7" in f.message for f in found)
