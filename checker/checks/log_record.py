@@ -182,8 +182,9 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     round's TEST09 bounds on performance-mode output length (gpt-oss-120b: 1150.38-1406.02), or, for models
     with neither (llama3.1-8b, whisper), within `tokens_per_sample_band` times the median output length
     the model's other performance runs on the same system measured (its sibling scenarios' runs and the
-    result's own compliance runs, such as TEST01's performance run). A result with none of these is not
-    checked.
+    result's own compliance runs, such as TEST01's performance run), or, last, for models whose accuracy.txt
+    states the output length in characters (llama3.1-8b: `gen_len` over `gen_num`), within that length
+    over the model's `output_chars_per_token` band. A result with none of these is not checked.
     Why: the same model on the same dataset writes answers of the same length in both runs (the shared
     subsets: 0.993-1.007 times), and LoadGen does not log an Offline run's token count, so a token rate
     edited in both logs shows only here (stricter than the official checker, which reads the rate as
@@ -193,6 +194,7 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     performance run logs 63.5 tokens per sample.
     How to fix: submit the logs LoadGen wrote.
     Data used: `tokens_per_sample_band`, `accuracy_patterns.TOKENS_PER_SAMPLE`, `models.*.compliance_tests`,
+    `models.*.output_chars_per_token`, `accuracy_patterns.GEN_LEN` / `GEN_NUM`,
     `audits/TEST09/spec.yaml` (`output_length` of the round).
     """
     log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
@@ -212,6 +214,11 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
         source = (f"{band[0]:g}-{band[1]:g} x {middle:.6g}, the median output length of the model's other "
                   f"performance runs on this system: " + ", ".join(f"{rel} {length:.6g}"
                                                                  for rel, length in ctx.output_lengths))
+    elif model.output_chars_per_token and (chars := _accuracy_chars_per_sample(ctx, rules)) is not None:
+        slow, fast = model.output_chars_per_token
+        low, high = chars / fast, chars / slow
+        source = (f"the accuracy run's {chars:.6g} characters per sample (gen_len / gen_num) at "
+                  f"{slow:g}-{fast:g} characters per token")
     else:
         return
     for key, rate_key in _TOKEN_RATES.items():
@@ -225,17 +232,27 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
                           actual=f"{per:.6g}", hint="submit the logs LoadGen wrote", key=key)
 
 
-def _accuracy_tokens_per_sample(ctx, rules) -> float | None:
-    pattern = rules.accuracy_patterns.get(TOKENS_METRIC)
+def _accuracy_figure(ctx, rules, metric: str) -> float | None:
+    """A positive figure accuracy.txt reports under ``metric`` (the round's pattern), or None."""
+    pattern = rules.accuracy_patterns.get(metric)
     text = ctx.accuracy.accuracy_txt
     if not pattern or not text:
         return None
-    found = read_accuracy(text, {TOKENS_METRIC: pattern}, [(TOKENS_METRIC, 0.0)], []).values.get(TOKENS_METRIC)
+    found = read_accuracy(text, {metric: pattern}, [(metric, 0.0)], []).values.get(metric)
     try:
         value = float(found) if found is not None else None
     except ValueError:
         return None
     return value if value and value > 0 else None
+
+
+def _accuracy_tokens_per_sample(ctx, rules) -> float | None:
+    return _accuracy_figure(ctx, rules, TOKENS_METRIC)
+
+
+def _accuracy_chars_per_sample(ctx, rules) -> float | None:
+    chars, samples = _accuracy_figure(ctx, rules, "GEN_LEN"), _accuracy_figure(ctx, rules, "GEN_NUM")
+    return chars / samples if chars is not None and samples is not None else None
 
 
 TOKENS_METRIC = "TOKENS_PER_SAMPLE"

@@ -98,6 +98,9 @@ class ModelRules(_Strict):
     min_duration_ms: int | None = None  # overrides the round's min_duration_ms (v6.1 e2e-rag: exempt)
     # PF025: LoadGen's inferred token rate is the sample rate times this (gptj token_latency_scaling_factor)
     inferred_tokens_per_sample: float | None = None
+    # PF026: characters of generated text per output token (accuracy.txt gen_len / gen_num over the performance
+    # run's tokens per sample), for models whose results state their output length in characters only
+    output_chars_per_token: list[float] | None = None
 
     def targets_for(self, scenario: str | None) -> list[AccuracyTarget]:
         """The accuracy targets of a scenario folder (a target may name the scenarios it applies to)."""

@@ -7,7 +7,7 @@ import shutil
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, real_tree
 from tests.recompute.helpers import check, findings
 
 BASE = os.path.join(REPO, "fixtures", "checks", "_base_llm")
@@ -62,3 +62,22 @@ def test_without_a_stated_output_length_the_sibling_scenarios_run_is_the_referen
     found = findings(check(root), "PF026")
     assert [f.location.path for f in found] == ([LOG] if caught else [])
     assert all("Server/performance/run_1/mlperf_log_detail.txt 294.7" in f.message for f in found)
+
+
+GATE = "open/GATEOverflow"
+GATE_RES = f"{GATE}/results/GATEOverflow_RTX4090x2-reference-gpu-vllm-default_config/llama3_1-8b-edge/offline"
+
+
+@pytest.mark.parametrize("factor,caught", [(1.0, False), (1.08, False), (1.25, True), (1.5, True), (0.8, True)])
+def test_with_no_other_run_the_characters_per_sample_bound_the_output_length(tmp_path, factor, caught):
+    """A real open llama3.1-8b-edge result measured Offline only (no sibling, no compliance run): its accuracy.txt
+    states 612.987 characters per sample (gen_len / gen_num), so at 4.3-5.25 characters per token the Offline run
+    holds 116.8-142.6 tokens per sample (it logs 128.0)."""
+    root = tmp_path / "tree"
+    shutil.copytree(os.path.join(real_tree("v5.1"), GATE), root / GATE)
+    log = f"{GATE_RES}/performance/run_1/mlperf_log_detail.txt"
+    os.chmod(os.path.join(root, log), 0o644)
+    _edit(root, log, r'("result_tokens_per_second", "value": )[0-9.]+', rf"\g<1>{89.3416 * factor}")
+    found = findings(check(root, "v5.1"), "PF026")
+    assert [f.location.path for f in found] == ([log] if caught else [])
+    assert all("612.987 characters per sample" in f.message for f in found)
