@@ -23,7 +23,7 @@ from checker.loaders.accuracy_log import (
 )
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
-from checker.loaders.loadgen_log import LogReadError, parse_detail_text, parse_summary_text, remember
+from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text, remember
 from checker.metrics.power import parse_spl
 from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
@@ -57,19 +57,31 @@ def locate_root(path: str, divisions: list[str]) -> tuple[str, str]:
     return path, ""
 
 
-def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
+def _parse_detail(box: Sandbox, rel: str) -> tuple[DetailLog | None, str | None] | None:
+    """The detail log at ``rel``, parsed and remembered (a later parse of the unchanged file, such as the
+    compliance verification's, is free), or why it could not be read; None when there is no such file."""
     if not box.is_file(rel):
         if os.path.islink(box.abs(rel)) and not box.inside(box.abs(rel)):
-            return ParsedLog(rel=rel, error="file is a link that leaves the submission tree")
+            return None, "file is a link that leaves the submission tree"
         return None
     text, error = box.read_text(rel, limit=64 * 1024 * 1024)
     if text is None:
-        return ParsedLog(rel=rel, error=error)
+        return None, error
     try:
         log = parse_detail_text(text, rel)
         remember(box.abs(rel), log)
     except LogReadError as exc:  # defensive: parse_detail_text does not raise today
-        return ParsedLog(rel=rel, error=str(exc))
+        return None, str(exc)
+    return log, None
+
+
+def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
+    parsed = _parse_detail(box, rel)
+    if parsed is None:
+        return None
+    log, error = parsed
+    if log is None:
+        return ParsedLog(rel=rel, error=error)
     summary_rel = f"{rel.rsplit('/', 1)[0]}/mlperf_log_summary.txt"
     if not box.is_file(summary_rel):
         return ParsedLog(rel=rel, log=log)
@@ -455,37 +467,29 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
     tree.submitters.append(dataclasses.replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
 
 
-def _run_output_length(box: Sandbox, rel: str) -> float | None:
-    """Output tokens per sample of the performance run whose detail log is ``rel`` (None: absent, unreadable or
-    no token rate). The parse is remembered, so the compliance verification does not read the file again."""
-    if not box.is_file(rel):
-        return None
-    text, _ = box.read_text(rel, limit=64 * 1024 * 1024)
-    if text is None:
-        return None
-    log = parse_detail_text(text, rel)
-    remember(box.abs(rel), log)
-    return tokens_per_sample(log)
-
-
 def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultCtx]:
     """Each token-logging result with the output length (tokens per sample) its model's other performance runs
     on the same system measured: the sibling scenarios' runs and its own compliance tests' runs."""
-    measured = {r.rel: tokens_per_sample(r.perf.log) if r.perf is not None and r.perf.log is not None else None
-                for r in results}
+    measured: dict[str, float] = {}
+    by_model: dict[str, list[tuple[str, str, float]]] = {}  # model folder -> (result, detail log, length)
+    for r in results:
+        length = tokens_per_sample(r.perf.log) if r.perf is not None and r.perf.log is not None else None
+        if length is not None:
+            measured[r.rel] = length
+            by_model.setdefault(r.rel.rsplit("/", 1)[0], []).append((r.rel, r.perf.rel, length))
     out = []
     for result in results:
-        if measured[result.rel] is None:
+        if result.rel not in measured:
             out.append(result)
             continue
-        model_rel = result.rel.rsplit("/", 1)[0]
-        found = [(f"{r.perf.rel}", measured[r.rel]) for r in results
-                 if r.rel != result.rel and r.rel.rsplit("/", 1)[0] == model_rel and measured[r.rel] is not None]
+        found = [(log_rel, length) for rel, log_rel, length in by_model[result.rel.rsplit("/", 1)[0]]
+                 if rel != result.rel]
         if result.compliance_exists:
             for test in box.listing(result.compliance_rel).dirs:
                 if test.startswith("TEST"):
                     rel = f"{result.compliance_rel}/{test}/performance/run_1/mlperf_log_detail.txt"
-                    length = _run_output_length(box, rel)
+                    parsed = _parse_detail(box, rel)
+                    length = tokens_per_sample(parsed[0]) if parsed and parsed[0] is not None else None
                     if length is not None:
                         found.append((rel, length))
         out.append(dataclasses.replace(result, output_lengths=tuple(found)) if found else result)
