@@ -15,7 +15,7 @@ from checker.checks.endpoint import test09_bounds
 from checker.checks.memo import per_context
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.log_digest import disagreements
-from checker.metrics.run_record import Bounds, contradictions
+from checker.metrics.run_record import REPORTED_TOKEN_RATES, Bounds, contradictions
 
 
 def _runs(ctx):
@@ -167,8 +167,6 @@ def result_inconsistent_with_run(ctx, rules):
                       hint="submit the logs LoadGen wrote", key=item.key)
 
 
-_TOKEN_RATES = {"result_tokens_per_second": "result_samples_per_second",
-                "result_completed_tokens_per_second": "result_completed_samples_per_sec"}
 
 
 @check("PF026", "token-rate-inconsistent-with-output-length", "result", stricter=True)
@@ -221,7 +219,7 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
                   f"{slow:g}-{fast:g} characters per token")
     else:
         return
-    for key, rate_key in _TOKEN_RATES.items():
+    for key, rate_key in REPORTED_TOKEN_RATES:
         tokens, samples = log.get(key), log.get(rate_key)
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for v in (tokens, samples)):
             continue

@@ -279,14 +279,16 @@ def contradictions(log, bounds: Bounds) -> list[Contradiction]:
     return out
 
 
+# (token rate, sample rate) of the rate a token run reports: Offline, and Server / Interactive (PF026)
+REPORTED_TOKEN_RATES = (("result_tokens_per_second", "result_samples_per_second"),
+                        ("result_completed_tokens_per_second", "result_completed_samples_per_sec"))
 # (token rate, sample rate) pairs a performance run logs, in the order its output length is read from them:
 # Server / Interactive and single-stream runs log a token throughput with LoadGen's overhead beside the rate
 # they report (PF025 ties the two together), Offline runs only the reported rate; Server runs of older
 # LoadGen releases only the completed rates
 TOKEN_RATE_PAIRS = (("result_token_throughput_with_loadgen_overhead", "result_scheduled_samples_per_sec"),
                     ("result_token_throughput_with_loadgen_overhead", "result_qps_with_loadgen_overhead"),
-                    ("result_tokens_per_second", "result_samples_per_second"),
-                    ("result_completed_tokens_per_second", "result_completed_samples_per_sec"))
+                    *REPORTED_TOKEN_RATES)
 
 
 def tokens_per_sample(log) -> float | None:
