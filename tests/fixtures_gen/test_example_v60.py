@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from checker.engine import check_tree
-from checker.loaders.detect import rules_for
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
-from tests.fixtures_gen.test_fixture_logs import PERF, detail, files, scenario_logs_of_round
+from tests.fixtures_gen.test_fixture_logs import PERF, detail, files, scenario_logs_of_round, smoke_report
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "fixtures" / "example_submission_v6.0"
@@ -54,11 +53,7 @@ def test_every_log_is_a_v60_loadgen_log(scenario):
 
 
 def test_smoke_check_is_clean_and_detects_the_round():
-    rules, reason = rules_for(str(EXAMPLE))
-    assert rules.round == "v6.0" and "v6.0 seeds" in reason
-    report = check_tree(str(EXAMPLE), rules, reason, profile="smoke")
-    assert [r.valid for r in report.results] == [True, True, True]
-    assert not report.has_errors()
+    report = smoke_report(EXAMPLE, "v6.0")
     assert {r.compliance for r in report.results} == {"passed"}
 
 

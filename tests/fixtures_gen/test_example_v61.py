@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.detect import rules_for
 from checker.loaders.rules import load_rules
-from tests.fixtures_gen.test_fixture_logs import scenario_logs_of_round
+from tests.fixtures_gen.test_fixture_logs import scenario_logs_of_round, smoke_report
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "fixtures" / "example_submission_v6.1"
@@ -28,11 +28,7 @@ def test_every_log_is_a_6_0_17_log_with_the_v61_seeds(scenario):
 
 
 def test_smoke_check_is_clean_and_detects_v61():
-    rules, reason = rules_for(str(EXAMPLE))
-    assert rules.round == "v6.1" and "v6.1 seeds" in reason
-    report = check_tree(str(EXAMPLE), rules, reason, profile="smoke")
-    assert [r.valid for r in report.results] == [True, True, True]
-    assert not report.has_errors()
+    smoke_report(EXAMPLE, "v6.1")
 
 
 def test_loadgen_and_endpoint_results_in_one_tree(tmp_path):

@@ -75,6 +75,20 @@ def scenario_logs_of_round(folder: Path, rules) -> list[dict]:
     return found
 
 
+def smoke_report(example: Path, round_name: str):
+    """The smoke-profile report of an example tree, asserted to detect ``round_name`` from its seeds and to
+    accept its three results with no error."""
+    from checker.pipeline import check_tree
+    from checker.loaders.detect import rules_for
+
+    rules, reason = rules_for(str(example))
+    assert rules.round == round_name and f"{round_name} seeds" in reason
+    report = check_tree(str(example), rules, reason, profile="smoke")
+    assert [r.valid for r in report.results] == [True, True, True]
+    assert not report.has_errors()
+    return report
+
+
 def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
