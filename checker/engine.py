@@ -238,21 +238,3 @@ def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["defau
         _run_contexts(plan, scope, contexts, rules, findings)
     _model_stage(plan, tree, rules, findings)
     return findings
-
-
-# names that lived here before the stages had their own modules (kept for callers that import them from here)
-_MOVED = {
-    "summarise": "checker.summary", "findings_by_result": "checker.summary",
-    "UnitPointer": "checker.cached", "RoundStart": "checker.pipeline", "UnitOutput": "checker.pipeline",
-    "open_round": "checker.pipeline", "check_unit": "checker.pipeline", "check_units": "checker.pipeline",
-    "assemble": "checker.pipeline", "check_tree": "checker.pipeline", "SUBMITTER_SCOPES": "checker.pipeline",
-}
-
-
-def __getattr__(name: str):
-    module = _MOVED.get(name)
-    if module is None:
-        raise AttributeError(f"module 'checker.engine' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)

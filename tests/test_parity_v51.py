@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import official_verdicts, real_tree
 from tests.parity import verdict_mismatches

@@ -13,7 +13,7 @@ import os
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.detect import rules_for
 from tests.conftest import official_verdicts, real_tree
 from tests.parity import verdict_mismatches

@@ -233,7 +233,7 @@ def test_counts_are_singular_for_one():
 def test_st017_says_an_existing_scenario_is_invalid(base_tree):
     """ST017 names a required scenario whose folder exists but whose run is invalid as such, instead of
     "actual: none"."""
-    from checker.engine import check_tree
+    from checker.pipeline import check_tree
     from checker.loaders.rules import load_rules
 
     import os

@@ -12,7 +12,7 @@ from checker.cache import ResultCache
 from checker.cli import app
 from checker.commands.watch import Watcher, describe, watch
 from checker.diagnostics import MlpcError
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.live import LiveRound
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from checker.cli import app
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import REPO
 

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.registry import ALL_CHECKS
 from tests.conftest import REPO

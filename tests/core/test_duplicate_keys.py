@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import real_tree
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from checker.cli import app
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import compact, csv_summary, github, html, junit, markdown, sarif, text
 from checker.reporters.json_report import render as render_json

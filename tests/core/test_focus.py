@@ -2,7 +2,7 @@
 
 import os
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import real_tree
 

@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from checker.cache import ResultCache
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.live import LiveRound
 from checker.loaders.units import holds_link
 from checker.loaders.rules import load_rules

@@ -1,6 +1,6 @@
 """`mlpc check --round v4.1` on the real v4.1 subset agrees with the official checker per result."""
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import official_verdicts, real_tree
 from tests.parity import verdict_mismatches

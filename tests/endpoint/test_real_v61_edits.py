@@ -15,7 +15,7 @@ import shutil
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from tests.endpoint.test_real_v61 import HPE, NV, RULES, _codes, _copy, _json, _summary
 
 ATLAS = "closed/Atlas_Inference/results/DGX_Spark_GB10/qwen3.6-27b/SingleStream"

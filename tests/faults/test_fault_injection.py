@@ -23,7 +23,7 @@ import os
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import available_rounds, load_rules
 from checker.report import findings_in_scope
 from tests.conftest import real_tree

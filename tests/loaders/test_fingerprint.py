@@ -5,7 +5,7 @@ import os
 import re
 
 from checker.loaders import fingerprint
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.reporters import json_report
 from tests.conftest import BASE_TREE

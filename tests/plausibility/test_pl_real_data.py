@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from checker.audit.from_report import submissions_from_report
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.hardware import default_tables
 from checker.loaders.rules import load_rules
 from checker.metrics.plausibility import assess

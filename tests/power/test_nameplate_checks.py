@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import REPO
 

@@ -9,7 +9,7 @@ import pytest
 
 from checker.checks import power
 from checker.diagnostics import Severity
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import available_rounds, load_rules
 from checker.metrics.power import parse_spl
 from checker.metrics.ptd_log import scan_ptd_log

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from checker.checks.performance import review_early_stopping
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.loaders.tree import load_tree
 from tests.conftest import real_tree

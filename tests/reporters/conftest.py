@@ -8,7 +8,7 @@ import os
 import pytest
 
 from checker.diagnostics import Finding, Location, Severity
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from checker.report import Report, ResultSummary
 from tests.conftest import REPO, real_tree

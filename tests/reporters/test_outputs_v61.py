@@ -18,7 +18,7 @@ import os
 import pytest
 
 from checker.commands.report import bundle, summary_extras
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.detect import rules_for
 from tests.conftest import real_tree
 from tests.endpoint.test_real_v61 import DELL, HPE, QNA

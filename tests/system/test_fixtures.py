@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from checker.checks import bandwidth, system
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import available_rounds, load_rules
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "system"

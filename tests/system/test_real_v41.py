@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import REAL
 

@@ -6,7 +6,7 @@ import json
 import os
 import shutil
 
-from checker.engine import check_tree
+from checker.pipeline import check_tree
 from checker.loaders.rules import load_rules
 from tests.conftest import real_tree
 
