@@ -124,7 +124,7 @@ def _bounds(ctx, rules) -> Bounds:
     window = rules.power_window_band
     return Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
                   rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
-                  tuple(window) if window else None)
+                  tuple(window) if window else None, rules.power_window_slack_s)
 
 
 @check("PF025", "result-inconsistent-with-run", "result", stricter=True)
@@ -157,7 +157,7 @@ def result_inconsistent_with_run(ctx, rules):
     SingleStream `early_stopping_latency_ss` lowered below `result_90.00_percentile_latency_ns`.
     How to fix: submit the logs LoadGen wrote.
     Data used: `offline_rate_duration_band`, `server_completed_over_scheduled_max`, `run_record_tolerance`,
-    `power_window_band`, `models.*.inferred_tokens_per_sample`.
+    `power_window_band`, `power_window_slack_s`, `models.*.inferred_tokens_per_sample`.
     """
     log = ctx.perf.log if ctx.scenario is not None and ctx.perf is not None else None
     if log is None:

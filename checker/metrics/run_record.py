@@ -61,13 +61,15 @@ class Contradiction:
 @dataclass(frozen=True)
 class Bounds:
     """The round's tolerances (rules: ``offline_rate_duration_band``, ``server_completed_over_scheduled_max``,
-    ``run_record_tolerance``, ``power_window_band``) and the model's inferred-token factor, if any."""
+    ``run_record_tolerance``, ``power_window_band``, ``power_window_slack_s``) and the model's inferred-token
+    factor, if any."""
 
     offline_band: tuple[float, float] | None = None
     server_completed_max: float | None = None
     tolerance: float | None = None  # relative slack for LoadGen's 6 significant digits
     inferred_tokens_per_sample: float | None = None
     power_window_band: tuple[float, float] | None = None  # the run's duration over its power window
+    power_window_slack_s: float = 0.0  # the power stamps' resolution, allowed on each side of the window
 
 
 def _num(log, key: str) -> float | None:
@@ -214,10 +216,6 @@ def _streams(log, scenario: str, bounds: Bounds) -> list[Contradiction]:
     return out
 
 
-#: the power stamps are written to the millisecond
-STAMP_SLACK_S = 0.002
-
-
 def _implied_duration(log, scenario: str, samples_per_query: float | None) -> tuple[str, float] | None:
     """(the figure, the run's duration in s that it implies): Offline the last completion
     (``result_max_latency_ns``), Server (samples - 1) / the completed rate, SingleStream (queries - 1) / the
@@ -256,7 +254,8 @@ def _power_window(log, scenario: str, bounds: Bounds, samples_per_query: float |
         # a token run's completed rate may end well before its window does (TEST07/TEST09 runs of gpt-oss:
         # 10 s of a 60 s window), but not earlier than the longest latency before the window's end
         low = min(low, window - longest / 1e9)
-    if window <= 0 or low - STAMP_SLACK_S <= seconds <= band[1] * window + STAMP_SLACK_S:
+    slack = bounds.power_window_slack_s
+    if window <= 0 or low - slack <= seconds <= band[1] * window + slack:
         return []
     return [Contradiction(key, f"{key} implies a {seconds:.6g} s run, but LoadGen stamped {window:.6g} s around it "
                           f"(power_begin {begin}, power_end {end})",

@@ -267,6 +267,7 @@ class RoundRules(_Strict):
     server_completed_over_scheduled_max: float | None = None
     run_record_tolerance: float | None = None  # PF025: relative slack of the other detail-log relations
     power_window_band: list[float] | None = None  # PF025: implied run duration / LoadGen's power window
+    power_window_slack_s: float = 0.0  # PF025: the stamps' resolution, added on each side of the window
     tokens_per_sample_band: list[float] | None = None  # PF026: perf tokens per sample / the accuracy run's
     scenario_dir_aliases: dict[str, str]
     scenarios: list[str]

@@ -9,7 +9,8 @@ from checker.loaders.loadgen_log import parse_detail_log
 from checker.metrics.run_record import Bounds, contradictions
 from tests.conftest import REAL
 
-BOUNDS = Bounds(offline_band=(0.99, 1.1), server_completed_max=1.01, tolerance=0.001, power_window_band=(0.9, 1.00001))
+BOUNDS = Bounds(offline_band=(0.99, 1.1), server_completed_max=1.01, tolerance=0.001, power_window_band=(0.9, 1.00001),
+                power_window_slack_s=0.002)
 
 
 class Log(dict):
