@@ -36,7 +36,8 @@ __all__ = ["check", "MlpcError", "Report"]
 
 def check(path: PathLike, *, round: str | None = None, profile: Literal["default", "official", "smoke"] = "default",
           waivers: Waivers = None, only: Iterable[PathLike] | None = None, git_ref: str | None = None,
-          jobs: int | None = 1, cache: CacheOption = True, progress: Progress | None = None) -> Report:
+          jobs: int | None = 1, cache: CacheOption = True, progress: Progress | None = None,
+          spool: bool = False) -> Report:
     """Check the submission tree at ``path`` (a submission root, a division or a submitter folder).
 
     - ``round``: the rules to apply (``"v5.1"``); detected from the logs when None.
@@ -55,6 +56,9 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
     - ``cache``: reuse earlier checks of unchanged files (True: the default cache folder; a folder
       name; False: off).
     - ``progress``: called with ``(done, total, (division, submitter))`` after each submitter.
+    - ``spool``: keep the findings in an anonymous temporary file while the tree is checked; the report's
+      ``findings`` are then read back from it, in order, each time they are iterated (a whole round's
+      findings are never all in memory; ``mlpc check`` uses it).
 
     A folder written by ``mlpc audit run`` (it holds ``verdict.json`` and ``compliance/``) is judged
     as that compliance-test run: one result, the run's findings, the same verdict as the run.
@@ -100,8 +104,14 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
             touched, _, _ = touched_units(start.root, start.units, rules.root_ignored_dirs,
                                           [os.fspath(p) for p in only], folders=True)
             start = dataclasses.replace(start, units=[u for u in start.units if u in touched])
-        outputs = check_units(start, start.units, rules, jobs=jobs, progress=progress, cache=store)
-        report = assemble(start, outputs, rules, reason, cache=store, started=started)
+        findings_spool = None
+        if spool:
+            from checker.spool import FindingSpool
+
+            findings_spool = FindingSpool()
+        outputs = check_units(start, start.units, rules, jobs=jobs, progress=progress, cache=store,
+                              spool=findings_spool)
+        report = assemble(start, outputs, rules, reason, cache=store, started=started, spool=findings_spool)
     finally:
         if source.cleanup is not None:
             source.cleanup()

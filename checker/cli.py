@@ -120,7 +120,7 @@ def check(
         cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
         report = with_progress(lambda progress: api.check(
             path, round=round, profile=profile.value, waivers=waivers, git_ref=git_ref, jobs=jobs or None,
-            cache=cache if cache is not None else False, progress=progress), quiet, err)
+            cache=cache if cache is not None else False, progress=progress, spool=True), quiet, err)
         if cache is not None and not quiet and err.is_terminal:
             err.print(f"[dim]{cache_line(cache)}[/]")
         from checker.audit.run_folder import render_rules

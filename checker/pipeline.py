@@ -122,20 +122,25 @@ def _unit_worker(args):
 
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
                 checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None,
-                cache=None) -> dict[tuple[str, str], UnitOutput]:
+                cache=None, spool=None) -> dict[tuple[str, str], UnitOutput]:
     """Check ``units`` (serially, or in ``jobs`` processes); their findings and summaries by unit.
 
     In parallel, units found unchanged by the cache's stat fields are taken in this process first; the
-    others go to the workers largest first (``unit_weight``), so that the last one to finish is small."""
+    others go to the workers largest first (``unit_weight``), so that the last one to finish is small.
+    ``spool`` (a ``checker.spool.FindingSpool``): each unit's findings are written to it as the unit
+    finishes and its output holds their ``Batch`` instead of the list."""
     root, prof = start.root, start.profile
     unit_cache = cache if cache is not None and cache.usable else None
     out: dict[tuple[str, str], UnitOutput] = {}
     if jobs is None:
         jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
     done = 0
+    place = {unit: index for index, unit in enumerate(start.units, 1)} if spool is not None else {}
 
     def finished(unit, output) -> None:
         nonlocal done
+        if spool is not None:
+            output = (spool.add(output[0], place.get(unit, len(place) + 1)), *output[1:])
         out[unit] = output
         done += 1
         if progress:
@@ -178,19 +183,27 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
 
 def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rules: RoundRules,
              round_reason: str = "", checks: tuple[Check, ...] = ALL_CHECKS, cache=None,
-             started: float | None = None) -> Report:
+             started: float | None = None, spool=None) -> Report:
     """The report of a round from its start and the outputs of all its units (in ``start.units`` order):
-    adds the cache warnings and runs the round-scope checks."""
+    adds the cache warnings and runs the round-scope checks. With ``spool`` (the one ``check_units``
+    wrote the units' findings to) the report's findings are read back from it (``SpooledFindings``)."""
     prof, root = start.profile, start.root
     unit_cache = cache if cache is not None and cache.usable else None
     findings = list(start.findings)
+    batches: list = []
     summaries: list[ResultSummary] = []
     digests: list = []
     for unit in start.units:
         unit_findings, unit_summaries, digest = outputs[unit]
-        findings += unit_findings
+        if spool is not None:
+            batches.append(unit_findings)
+        else:
+            findings += unit_findings
         summaries += unit_summaries
         digests.append(digest)
+    if spool is not None:  # in the order of the concatenation: the start's findings, the units', the rest
+        batches.insert(0, spool.add(findings, 0))
+        findings = []
     if cache is not None:
         findings += cache_findings(cache.warnings, rules, prof)
     # checks over the whole set of results (scope "round"), run once in this process
@@ -221,8 +234,12 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
                 by_id[target.id] = dataclasses.replace(target, warnings=target.warnings + 1)
         summaries = list(by_id.values())
         findings += found
+        forget()  # what the round checks remembered of the round
     # root and division findings fail the run (exit status) but leave every result's verdict alone
-    findings.sort(key=lambda f: f.sort_key())
+    if spool is not None:
+        findings = spool.view([*batches, spool.add(findings, len(start.units) + 1)])
+    else:
+        findings.sort(key=lambda f: f.sort_key())
     from checker.loaders.fingerprint import checker_fingerprint, version
 
     report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from checker.audit.from_report import submissions_from_summaries
 from checker.checks.base import check, finding
+from checker.checks.memo import per_context
 from checker.loaders.hardware import default_tables
 from checker.metrics.plausibility import Assessment, assess
 from checker.models.audit_inputs import Submission, normalise_text
@@ -46,16 +47,10 @@ class _Round:
         return any(r.assessment.status == "assessed" for r in self.rows)
 
 
-_CACHE: dict = {}
-
-
+@per_context
 def _round(ctx, rules) -> _Round:
     """The assessment of every closed valid result, computed once per RoundCtx (the five PL checks
-    share it)."""
-    key = (id(ctx), getattr(rules, "round", None))
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0] is ctx:
-        return hit[1]
+    share it; the pipeline forgets it when the round checks are done)."""
     built = submissions_from_summaries(ctx.results, rules, valid_only=True, divisions=("closed",))
     hardware, work = default_tables()
     by_sub = {s.id: s for s in built.submissions}
@@ -71,10 +66,7 @@ def _round(ctx, rules) -> _Round:
         if rid is not None:
             rows.append(_Row(rid, sub, a))
     rows.sort(key=lambda r: r.result_id)
-    value = _Round(rows=tuple(rows), thresholds=work.thresholds, offline=offline)
-    _CACHE.clear()
-    _CACHE[key] = (ctx, value)
-    return value
+    return _Round(rows=tuple(rows), thresholds=work.thresholds, offline=offline)
 
 
 def _log(row: _Row) -> str:

@@ -24,6 +24,7 @@ import shutil
 import sys
 import tempfile
 from enum import Enum
+from collections.abc import Iterable
 from typing import NoReturn, Optional
 
 import typer
@@ -128,8 +129,13 @@ class ReportOutput:
         self.last = report  # first: a Ctrl-C while it is written still exits with this report's code
         from checker.commands.terminal import output_width
 
-        rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details,
-                                 width=output_width(160, to_terminal=False if self.output else None))
+        if self.fmt == "json":  # written a record at a time: a round's report text is never held whole
+            from checker.reporters import json_report
+
+            rendered = json_report.chunks(report)
+        else:
+            rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details,
+                                     width=output_width(160, to_terminal=False if self.output else None))
         if self.output:
             write_report(self.output, rendered)
             self.console.print(f"report written to {self.output}" + (f" · {status}" if status else ""),
@@ -137,20 +143,21 @@ class ReportOutput:
             return
         if status is not None and sys.stdout.isatty():
             Console().clear()
-        sys.stdout.write(rendered)
+        sys.stdout.writelines(rendered)
         sys.stdout.flush()
         if status is not None:
             self.console.print(status, soft_wrap=True, markup=False, highlight=False)
 
 
-def write_report(path: str, text: str) -> None:
-    """Write a rendered report to ``path``. A regular file (or a new one) is replaced atomically, so a
-    reader (an editor, a CI step, a watch's consumer) never sees half a report; a link, a device such
-    as /dev/null or a fifo is written in place. Raises MlpcError when it cannot be written."""
+def write_report(path: str, text: str | Iterable[str]) -> None:
+    """Write a rendered report (its text, or the pieces of it) to ``path``. A regular file (or a new one)
+    is replaced atomically, so a reader (an editor, a CI step, a watch's consumer) never sees half a
+    report; a link, a device such as /dev/null or a fifo is written in place. Raises MlpcError when it
+    cannot be written."""
     try:
         if os.path.lexists(path) and (os.path.islink(path) or not os.path.isfile(path)):
             with open(path, "w", encoding="utf-8") as handle:
-                handle.write(text)
+                handle.writelines([text] if isinstance(text, str) else text)
             return
         replace_file(path, text)
     except OSError as exc:

@@ -30,4 +30,10 @@ def to_data(report: Report, lazy: bool = False) -> dict:
 
 def render(report: Report) -> str:
     """Indented JSON whose result and finding records take one line each (written one record at a time)."""
-    return jsontext.dumps(to_data(report, lazy=True), records=("results", "findings")) + "\n"
+    return "".join(chunks(report))
+
+
+def chunks(report: Report):
+    """The text of ``render`` in pieces of at most one record each (``jsontext.chunks``)."""
+    yield from jsontext.chunks(to_data(report, lazy=True), records=("results", "findings"))
+    yield "\n"

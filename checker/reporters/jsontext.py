@@ -7,7 +7,8 @@ differs."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection
+from itertools import chain
+from collections.abc import Callable, Collection, Iterator
 
 _encode = json.JSONEncoder(default=str).encode
 
@@ -24,22 +25,36 @@ class Records:
 def dumps(value, records: Collection[str] = (), indent: int = 2) -> str:
     """``value`` as indented JSON, except that a list of objects under a key in ``records`` has one
     object per line."""
-    def walk(item, level: int, key: str | None) -> str:
+    return "".join(chunks(value, records, indent))
+
+
+def chunks(value, records: Collection[str] = (), indent: int = 2) -> Iterator[str]:
+    """The text of ``dumps`` in pieces of at most one record each, for writing a large report to a file
+    without holding all of its text."""
+    def walk(item, level: int, key: str | None) -> Iterator[str]:
         pad, close = " " * (indent * (level + 1)), " " * (indent * level)
         if isinstance(item, Records):
             if not item.items:
-                return "[]"
-            rows = [pad + _encode(item.convert(inner)) for inner in item.items]
+                yield "[]"
+                return
+            rows = ((pad + _encode(item.convert(inner)),) for inner in item.items)
         elif isinstance(item, dict) and item:
-            rows = [f"{pad}{_encode(str(name))}: {walk(inner, level + 1, str(name))}" for name, inner in item.items()]
+            rows = (chain((f"{pad}{_encode(str(name))}: ",), walk(inner, level + 1, str(name)))
+                    for name, inner in item.items())
         elif isinstance(item, (list, tuple)) and item:
             if key in records and all(isinstance(inner, dict) for inner in item):
-                rows = [pad + _encode(inner) for inner in item]
+                rows = ((pad + _encode(inner),) for inner in item)
             else:
-                rows = [pad + walk(inner, level + 1, None) for inner in item]
+                rows = (chain((pad,), walk(inner, level + 1, None)) for inner in item)
         else:
-            return _encode(item)
+            yield _encode(item)
+            return
         opening, ending = ("{", "}") if isinstance(item, dict) else ("[", "]")
-        return opening + "\n" + ",\n".join(rows) + "\n" + close + ending
+        yield opening + "\n"
+        for index, row in enumerate(rows):
+            if index:
+                yield ",\n"
+            yield from row
+        yield "\n" + close + ending
 
-    return walk(value, 0, None)
+    yield from walk(value, 0, None)

@@ -57,12 +57,12 @@ def test_signature():
     sig = inspect.signature(api.check)
     params = list(sig.parameters.values())
     assert [p.name for p in params] == ["path", "round", "profile", "waivers", "only", "git_ref", "jobs", "cache",
-                                        "progress"]
+                                        "progress", "spool"]
     assert params[0].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD and params[0].default is inspect.Parameter.empty
     assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params[1:])
     assert {p.name: p.default for p in params[1:]} == {
         "round": None, "profile": "default", "waivers": None, "only": None, "git_ref": None, "jobs": 1,
-        "cache": True, "progress": None}
+        "cache": True, "progress": None, "spool": False}
     hints = typing.get_type_hints(api.check)
     assert hints["return"] is Report
     assert typing.get_args(hints["profile"]) == ("default", "official", "smoke")

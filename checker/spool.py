@@ -1,0 +1,111 @@
+"""A round's findings kept out of memory: written to an anonymous temporary file one batch (one
+submitter's findings) at a time as the batches are made, and read back in report order each time they
+are iterated.
+
+The parent process of a check would otherwise hold every finding of the round until the report is
+written (about 1.6 KB per result on the synthetic v6.0 round); with the spool it holds, while the
+report is written, only the batches whose sort keys overlap the one being read (usually one).
+
+Iteration gives exactly ``sorted(concatenation of the batches in order, key=Finding.sort_key)``: each
+batch is sorted (stably) when it is written, and the batches are merged by (sort key, batch order,
+position), a batch being read only when the merge reaches its first key.
+"""
+
+from __future__ import annotations
+
+import heapq
+import pickle
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from checker.diagnostics import Finding
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Where one batch lies in the spool file, how many findings it holds, its first sort key, and its
+    place in the concatenation (``order``)."""
+
+    offset: int
+    size: int
+    count: int
+    first: tuple
+    order: int
+
+
+class FindingSpool:
+    """The temporary file (removed when the spool is closed or collected) and the batches written to it."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._end = 0
+
+    def add(self, findings: Iterable[Finding], order: int) -> Batch:
+        """Write one batch; ``order`` is its place among the batches (ties of sort keys keep it)."""
+        items = sorted(findings, key=Finding.sort_key)
+        data = pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
+        self._file.seek(self._end)
+        self._file.write(data)
+        batch = Batch(self._end, len(data), len(items), items[0].sort_key() if items else (), order)
+        self._end += len(data)
+        return batch
+
+    def read(self, batch: Batch) -> list[Finding]:
+        self._file.seek(batch.offset)
+        return pickle.loads(self._file.read(batch.size))
+
+    def view(self, batches: Iterable[Batch]) -> SpooledFindings:
+        return SpooledFindings(self, [b for b in batches if b.count])
+
+    def close(self) -> None:
+        self._file.close()
+
+
+class SpooledFindings(Sequence):
+    """The findings of some batches of a spool, as a read-only sequence in report order. Iterating reads
+    them back from the file each time; indexing reads up to the index."""
+
+    def __init__(self, spool: FindingSpool, batches: list[Batch]) -> None:
+        self._spool = spool
+        self._batches = sorted(batches, key=lambda b: (b.first, b.order))
+        self._count = sum(b.count for b in batches)
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Finding]:
+        pending = iter(self._batches)
+        upcoming = next(pending, None)
+        heap: list = []
+        while heap or upcoming is not None:
+            # open every batch whose first finding comes before the smallest one still to give
+            while upcoming is not None and (not heap or (upcoming.first, upcoming.order, 0) < heap[0][:3]):
+                items = iter(self._spool.read(upcoming))
+                first = next(items)
+                heapq.heappush(heap, (first.sort_key(), upcoming.order, 0, first, items))
+                upcoming = next(pending, None)
+            key, order, pos, finding, items = heap[0]
+            following = next(items, None)
+            if following is None:
+                heapq.heappop(heap)
+            else:
+                heapq.heapreplace(heap, (following.sort_key(), order, pos + 1, following, items))
+            yield finding
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list(self)[index]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError("finding index out of range")
+        for position, finding in enumerate(self):
+            if position == index:
+                return finding
+        raise IndexError("finding index out of range")  # pragma: no cover - the count says otherwise
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, tuple, Sequence)) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
