@@ -28,7 +28,7 @@ from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, counts_as
+from checker.report import Report, ResultSummary, counts_as, shared
 from checker.summary import findings_by_result, summarise
 
 SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
@@ -136,12 +136,14 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
         jobs = (os.cpu_count() or 1) if len(units) >= 8 else 1
     done = 0
     place = {unit: index for index, unit in enumerate(start.units, 1)} if spool is not None else {}
+    tables: dict = {}
 
     def finished(unit, output) -> None:
         nonlocal done
+        findings, summaries, digest = output
         if spool is not None:
-            output = (spool.add(output[0], place.get(unit, len(place) + 1)), *output[1:])
-        out[unit] = output
+            findings = spool.add(findings, place.get(unit, len(place) + 1))
+        out[unit] = (findings, shared(summaries, tables), digest)
         done += 1
         if progress:
             progress(done, len(units), unit)

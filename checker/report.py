@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -62,6 +64,31 @@ class ResultSummary:
         if self.layout is not None:  # endpoint results only: other results' records are unchanged
             out["layout"] = self.layout
         return out
+
+
+# fields of a ResultSummary whose values repeat across results (folder, model, scenario names, units)
+_REPEATED = ("division", "submitter", "system", "model", "mlperf_model", "scenario", "scenario_dir", "unit",
+             "power_unit", "compliance", "weight_data_types", "log_scenario")
+
+
+def shared(summaries: list[ResultSummary], tables: dict) -> list[ResultSummary]:
+    """The same summaries holding shared objects where values repeat: names and units as interned
+    strings, the system description's field names interned (one tuple per system, as the summary stage
+    made it), and the per-test compliance verdicts and accuracy bounds (few distinct values, set by the
+    rules) one tuple per distinct value in ``tables`` (bounds by their text, so 75 and 75.0 stay apart). Summaries that arrive pickled from a worker or
+    the cache otherwise hold copies of all of these: about 4 KB per system and 1 KB per result in the
+    process that keeps the round's summaries."""
+    systems: dict[int, tuple] = {}
+    out = []
+    for s in summaries:
+        fields = systems.get(id(s.system_fields))
+        if fields is None:
+            fields = systems[id(s.system_fields)] = tuple((sys.intern(k), v) for k, v in s.system_fields)
+        names = {name: sys.intern(value) for name in _REPEATED if type(value := getattr(s, name)) is str}
+        out.append(dataclasses.replace(
+            s, system_fields=fields, compliance_tests=tables.setdefault(s.compliance_tests, s.compliance_tests),
+            accuracy_targets=tables.setdefault(repr(s.accuracy_targets), s.accuracy_targets), **names))
+    return out
 
 
 def compliance_status(division: str, tests: tuple[str, ...] | list[str],
