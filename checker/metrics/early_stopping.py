@@ -38,6 +38,12 @@ Per scenario (``PerformanceSummary::EarlyStopping``):
   (LoadGen walks i = 2, 3, ... sharing one cache); the estimate is
   ``sorted_latencies[N - t]`` and ``t - 1`` highest latencies are discarded.
 
+``odds`` is computed in plain Python (:mod:`checker.metrics.binomial_tail`, which agrees with scipy's
+``betainc`` to about 1e-11 and no longer needs scipy's 0.4 s import), and a fresh search starts from a
+normal-approximation guess of ``h(t)``, doubling its step away from it and then bisecting: a few ``odds``
+evaluations instead of LoadGen's ``log2(max_h - min_h)``, the same answer because ``odds`` falls as ``h``
+grows (``max_overlatency_allowed`` searches ``t`` the same way).
+
 Speed: LoadGen's walk costs one search per over-latency query (hundreds of
 thousands for long SingleStream runs).  :func:`overlatency_budget` instead
 bisects on ``t`` with fresh searches, which gives the same ``t`` whenever the
@@ -57,6 +63,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from checker.metrics.binomial_tail import regularized_beta
 
 
 #: LoadGen hard-codes these for every scenario.
@@ -109,9 +117,7 @@ def _check_params(percentile: float, tolerance: float, confidence: float) -> tup
 def odds(h: int, t: int, percentile: float, tolerance: float = 0.0) -> float:
     """P(at most ``t`` over-latency queries among ``h + t``) for a system whose
     in-latency probability is ``percentile - tolerance``: ``I_{p-d}(h, t+1)``."""
-    from scipy.special import betainc  # imported on first use: scipy costs ~0.4 s at start-up
-
-    return float(betainc(h, t + 1, percentile - tolerance))
+    return regularized_beta(h, t + 1, percentile - tolerance)
 
 
 def _search(lo: int, hi: int, t: int, p: float, d: float, c: float) -> int:
@@ -168,6 +174,74 @@ class MinPassingQueriesFinder:
         return h
 
 
+def _first_true(lo: int, hi: int, start: int, test) -> int:
+    """The smallest ``i`` in ``[lo, hi)`` with ``test(i)`` true, ``hi`` when there is none (``lo`` when the
+    range is empty), for a ``test`` that is false then true along the range: what the bisection of
+    :func:`_search` returns, found from a guess ``start`` by doubling steps and then bisecting, so that a
+    close guess costs a few tests instead of ``log2(hi - lo)``."""
+    if hi <= lo:
+        return lo
+    probe = min(max(start, lo), hi - 1)
+    step = 1
+    if test(probe):
+        below, above = lo - 1, probe  # test(below) false (or below the range), test(above) true
+        while probe > lo:
+            probe = max(above - step, lo)
+            if not test(probe):
+                below = probe
+                break
+            above = probe
+            step *= 2
+    else:
+        below, above = probe, hi
+        while True:
+            probe = below + step
+            if probe >= hi:
+                break
+            if test(probe):
+                above = probe
+                break
+            below = probe
+            step *= 2
+    while above - below > 1:
+        mid = (below + above) // 2
+        if test(mid):
+            above = mid
+        else:
+            below = mid
+    return above
+
+
+@lru_cache(maxsize=16)
+def _normal_quantile(fraction: float) -> float:
+    """The standard normal quantile, to about 1e-9 (bisection on erfc): only a starting guess uses it."""
+    lo, hi = -40.0, 40.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if 0.5 * math.erfc(-mid / math.sqrt(2.0)) < fraction:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def _guess_h(t: int, p: float, c: float) -> int:
+    """About the smallest h with odds(h, t) < 1 - c: the total n = h + t at which t over-latency
+    queries are the (1 - c) quantile of Binomial(n, 1 - p), by the normal approximation with a
+    continuity and a skewness (Cornish-Fisher) correction."""
+    q = 1.0 - p
+    z = _normal_quantile(1.0 - c)
+    spread = math.sqrt(q * p)
+    shift = z
+    n = 0.0
+    for _ in range(3):
+        root = (-shift * spread + math.sqrt(shift * shift * spread * spread + 4.0 * q * (t + 0.5))) / (2.0 * q)
+        n = root * root
+        skew = (p - q) / math.sqrt(max(n * q * p, 1e-12))
+        shift = z + (z * z - 1.0) * skew / 6.0
+    return int(n - t)
+
+
 @lru_cache(maxsize=65536)
 def min_passing_queries(
     overlatency: int,
@@ -177,8 +251,17 @@ def min_passing_queries(
 ) -> int:
     """``h(t)``: the minimum number of under-latency queries needed when
     ``overlatency`` queries were over latency, as a fresh LoadGen finder
-    computes it (the Server case).  p=0.90: h(1)=63, h(2)=79, h(100)=1146."""
-    return MinPassingQueriesFinder()(overlatency, percentile, tolerance, confidence)
+    computes it (the Server case).  p=0.90: h(1)=63, h(2)=79, h(100)=1146.
+
+    The answer of LoadGen's search over ``[min_h, max_h)`` (the bounds of an empty cache), found from
+    a close guess (:func:`_first_true`): the same answer, since ``odds`` falls as ``h`` grows."""
+    t = _check_count("overlatency", overlatency)
+    p, d, c = _check_params(percentile, tolerance, confidence)
+    anchor = math.ceil(math.log(1.0 - c) / math.log(p - d))
+    lo = int(t * ((p - d) / (1.0 - p + d)) + anchor)  # as MinPassingQueriesFinder with x1 = 0, x0 = -1
+    hi = int(t * float(anchor) + anchor + 1)
+    threshold = 1.0 - c
+    return _first_true(lo, hi, _guess_h(t, p - d, c), lambda h: odds(h, t, p, d) < threshold)
 
 
 def min_queries_for_percentile(percentile: float) -> int:
@@ -213,14 +296,11 @@ def max_overlatency_allowed(n_queries: int, percentile: float) -> int | None:
     p = _check_percentile(percentile)
     if n < min_passing_queries(0, p):
         return None
-    lo, hi = 0, n  # invariant: h(lo) + lo <= n ; h(n) + n > n always (h >= 1)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if min_passing_queries(mid, p) + mid <= n:
-            lo = mid
-        else:
-            hi = mid
-    return lo
+    # h(t) + t grows with t: the last t within n is one before the first t beyond it (h >= 1, so t = n is
+    # beyond); the guess is the (1 - c) quantile of the over-latency count among n queries
+    q = 1.0 - p
+    guess = int(n * q + _normal_quantile(1.0 - LOADGEN_CONFIDENCE) * math.sqrt(n * q * p))
+    return _first_true(1, n, guess, lambda t: min_passing_queries(t, p) + t > n) - 1
 
 
 # ----------------------------------------------------- SingleStream / MultiStream

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import betainc, gammaln
 
+from checker.metrics.binomial_tail import regularized_beta
 from checker.metrics.early_stopping import (
     MinPassingQueriesFinder,
     expected_early_stopping,
@@ -152,6 +153,72 @@ def test_fast_t_equals_loadgen_walk_property(n: int, p: float) -> None:
 )
 def test_discard_counts_from_real_logs(n: int, p: float, discarded: int) -> None:
     assert overlatency_budget(n, p) == discarded + 1
+
+
+# ------------------------------------------- plain-Python odds and the guided search
+
+
+def _crossings(p: float, ts) -> list[tuple[int, int]]:
+    """(h, t) pairs around the answer of each t's search: where the decision odds < 0.01 is closest."""
+    pairs = []
+    for t in ts:
+        h = min_passing_queries(t, p)
+        pairs += [(cand, t) for cand in (h - 2, h - 1, h, h + 1) if cand >= 1]
+    return pairs
+
+
+_LARGE_T = [137, 999, 4_321, 57_903, 472_747, 2_966_621]
+
+
+@pytest.mark.parametrize("p", [0.5, 0.9, 0.95, 0.99, 0.999])
+def test_regularized_beta_matches_scipy(p: float) -> None:
+    """The plain-Python I_x(h, t+1) agrees with scipy's betainc to 1e-9 (Loader's binomial term: a
+    log-gamma difference would lose 1e-7 at these counts) and decides odds < 0.01 the same way."""
+    pairs = _crossings(p, list(range(0, 40)) + _LARGE_T)
+    pairs += [(h, t) for h, t in ((1, 0), (44, 0), (459, 0), (10**6, 1), (50, 10**5), (10**8, 10**4))]
+    for h, t in pairs:
+        ours = regularized_beta(h, t + 1, p)
+        theirs = float(betainc(h, t + 1, p))
+        assert ours == pytest.approx(theirs, rel=1e-9, abs=1e-300), (h, t)
+        assert (ours < 0.01) == (theirs < 0.01), (h, t)
+
+
+def _literal_scipy_search(t: int, p: float) -> int:
+    """LoadGen's search with an empty cache over [min_h, max_h), with scipy's betainc: the reference."""
+    y1 = math.ceil(math.log(0.01) / math.log(p))
+    lo, hi = int(t * (p / (1.0 - p)) + y1), int(t * float(y1) + y1 + 1)
+    count = hi - lo
+    while count > 0:
+        half = count // 2
+        if float(betainc(lo + half, t + 1, p)) < 0.01:
+            count = half
+        else:
+            lo, count = lo + half + 1, count - half - 1
+    return lo
+
+
+@pytest.mark.parametrize("p", [0.9, 0.95, 0.99, 0.999])
+def test_guided_search_equals_loadgen_search(p: float) -> None:
+    """min_passing_queries starts from a normal-approximation guess: same answer as LoadGen's bisection of
+    the whole [min_h, max_h) range, and as the literal finder."""
+    for t in list(range(0, 60)) + _LARGE_T:
+        assert min_passing_queries(t, p) == _literal_scipy_search(t, p), t
+    for t in range(0, 60, 7):
+        assert min_passing_queries(t, p) == MinPassingQueriesFinder()(t, p), t
+
+
+@pytest.mark.parametrize("p", [0.9, 0.99])
+def test_guided_overlatency_equals_bisection(p: float) -> None:
+    """max_overlatency_allowed searches from a guess: the same t as bisecting all of [0, n)."""
+    for n in list(range(0, 1500, 37)) + [57_903, 2_121, 14_660, 4_742_678, 2_966_621]:
+        if n < min_passing_queries(0, p):
+            assert max_overlatency_allowed(n, p) is None
+            continue
+        lo, hi = 0, n
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if min_passing_queries(mid, p) + mid <= n else (lo, mid)
+        assert max_overlatency_allowed(n, p) == lo, n
 
 
 # ----------------------------------------------------------------- estimate
