@@ -32,6 +32,7 @@ class Sandbox:
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
         self.real_root = os.path.realpath(self.root)
+        self._prefix = os.path.join(self.root, "")  # root and one separator: what abs() puts before a name
         # folders (relative) whose walk found every symbolic link inside them: paths below such a
         # folder that pass through none of those links cannot leave the tree (no realpath needed)
         self._walked: dict[str, tuple[str, ...]] = {}
@@ -58,7 +59,9 @@ class Sandbox:
         return "f" if name in known[0] else "d" if name in known[1] else "-"
 
     def abs(self, rel: str) -> str:
-        return os.path.join(self.root, rel) if rel else self.root
+        if not rel:
+            return self.root
+        return self._prefix + rel if rel[0] != "/" else os.path.join(self.root, rel)  # (as os.path.join)
 
     def rel(self, path: str) -> str:
         return os.path.relpath(path, self.root).replace(os.sep, "/")

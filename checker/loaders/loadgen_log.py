@@ -13,6 +13,7 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 MARKER = ":::MLLOG"
@@ -93,8 +94,9 @@ class DetailLog:
     def __contains__(self, key: str) -> bool:
         return key in self.raw
 
-    @property
+    @cached_property
     def scenario(self) -> str | None:
+        """``effective_scenario`` when it is a string (read once: the checks of a result ask it often)."""
         value = self.get("effective_scenario")
         return value if isinstance(value, str) else None
 

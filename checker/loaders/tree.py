@@ -8,6 +8,7 @@ malformed file into an error string on the context instead of raising.
 from __future__ import annotations
 
 import hashlib
+import operator
 import os
 import re
 import dataclasses
@@ -90,6 +91,9 @@ def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
                      summary=parse_summary_text(summary_text) if summary_text is not None else None)
 
 
+_NAME = operator.attrgetter("name")
+
+
 def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
     """One pass over the submitter folder with os.scandir (links are not followed)."""
     found: dict[str, list] = {k: [] for k in (
@@ -101,7 +105,7 @@ def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
         rel_dir = stack.pop()
         try:
             with os.scandir(box.abs(rel_dir)) as entries:
-                items = sorted(entries, key=lambda e: e.name)
+                items = sorted(entries, key=_NAME)
         except OSError as exc:
             found["errors"].append(PathIssue(rel_dir, exc.strerror or str(exc)))
             continue

@@ -141,13 +141,20 @@ def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
             first = get(per_query)
             values = [v for v in (first, get(key)) if v is not None]
             shown = per_query if first is not None else key
+            if not values or any(_same(text, v) for v in values):
+                continue
         elif key == "early_stopping_latency_ms" and not multi:
             continue  # SingleStream summaries print a 99th estimate that no detail key holds
         else:
             value = get(key)
-            values = [value] if value is not None else []
-            shown = key
-        if not values or any(_same(text, v) for v in values):
-            continue
+            if value is None:
+                continue
+            # the summary writes a word or a whole number as the detail log does: equal text is the same value
+            # (no call per field); anything else, rates above all, is compared by _same
+            kind = type(value)
+            if ((kind is str and text == value) or (kind is int and text == str(value))
+                    or (kind is bool and text == ("Yes" if value else "No")) or _same(text, value)):
+                continue
+            values, shown = [value], key
         out.append(Disagreement(label, shown, text, values[0]))
     return out
