@@ -186,11 +186,21 @@ class Report:
         a smoke check is not a compliance check."""
         return self.profile in COMPLIANT_PROFILES
 
-    def counts(self) -> dict[str, int]:
-        sev = {s: 0 for s in ("error", "warning", "info")}
+    def severities(self) -> dict[str, int]:
+        """How many findings that are not waived there are per severity value (a spool tallies them as
+        they are written, so they are not read back for this)."""
+        tally = getattr(self.findings, "tally", None)
+        if tally is not None:
+            return tally()
+        sev: dict[str, int] = {}
         for f in self.findings:
-            if not f.waived and f.severity.value in sev:
-                sev[f.severity.value] += 1
+            if not f.waived:
+                sev[f.severity.value] = sev.get(f.severity.value, 0) + 1
+        return sev
+
+    def counts(self) -> dict[str, int]:
+        tally = self.severities()
+        sev = {s: tally.get(s, 0) for s in ("error", "warning", "info")}
         return {
             "results": len(self.results),
             "valid": sum(1 for r in self.results if r.valid),
@@ -199,10 +209,10 @@ class Report:
         }
 
     def has_errors(self) -> bool:
-        return any(f.severity == Severity.ERROR and not f.waived for f in self.findings)
+        return self.severities().get(Severity.ERROR.value, 0) > 0
 
     def has_warnings(self) -> bool:
-        return any(f.severity == Severity.WARNING and not f.waived for f in self.findings)
+        return self.severities().get(Severity.WARNING.value, 0) > 0
 
     def ok(self, strict: bool = False) -> bool:
         """The verdict of ``mlpc check`` (exit 0): no error finding counts and every result is valid;

@@ -14,6 +14,7 @@ position), a batch being read only when the merge reaches its first key.
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 import pickle
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
@@ -24,14 +25,15 @@ from checker.diagnostics import Finding
 
 @dataclass(frozen=True)
 class Batch:
-    """Where one batch lies in the spool file, how many findings it holds, its first sort key, and its
-    place in the concatenation (``order``)."""
+    """Where one batch lies in the spool file, how many findings it holds, its first sort key, its place
+    in the concatenation (``order``), and how many of its findings count per severity (not waived)."""
 
     offset: int
     size: int
     count: int
     first: tuple
     order: int
+    tally: tuple[tuple[str, int], ...] = ()
 
 
 class FindingSpool:
@@ -47,7 +49,9 @@ class FindingSpool:
         data = pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
         self._file.seek(self._end)
         self._file.write(data)
-        batch = Batch(self._end, len(data), len(items), items[0].sort_key() if items else (), order)
+        tally = Counter(f.severity.value for f in items if not f.waived)
+        batch = Batch(self._end, len(data), len(items), items[0].sort_key() if items else (), order,
+                      tuple(sorted(tally.items())))
         self._end += len(data)
         return batch
 
@@ -73,6 +77,13 @@ class SpooledFindings(Sequence):
 
     def __len__(self) -> int:
         return self._count
+
+    def tally(self) -> dict[str, int]:
+        """How many findings that are not waived there are per severity value, without reading them."""
+        out: Counter = Counter()
+        for batch in self._batches:
+            out.update(dict(batch.tally))
+        return dict(out)
 
     def __iter__(self) -> Iterator[Finding]:
         pending = iter(self._batches)

@@ -26,7 +26,7 @@ Number = float  # strict mode still accepts an int where a float is expected
 class _Open(BaseModel):
     """Known keys are typed; unknown keys are kept (later tool versions add some)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True, strict=True)
+    model_config = ConfigDict(extra="allow", frozen=True, strict=True, defer_build=True)
 
 
 class Series(_Open):

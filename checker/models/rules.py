@@ -15,7 +15,7 @@ SeverityName = Literal["error", "warning", "info", "off"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Seeds(_Strict):
