@@ -52,14 +52,15 @@ CP030   compliance-summary-detail-mismatch           a test run's summary log di
 
 from __future__ import annotations
 
-import json
 import os
-import re
+from binascii import unhexlify
 from dataclasses import dataclass, field
 from typing import Iterator
 
 from checker.audit import verify_tests as vt
 from checker.diagnostics import Finding, Location
+from checker.loaders.accuracy_entries import (  # noqa: F401  (_parse_entry_*: re-exported for the tests)
+    AccuracyEntries, _parse_entry_json, _parse_entry_line)
 from checker.loaders.loadgen_log import LogReadError, parse_detail_log, parse_summary_log
 from checker.metrics.log_digest import disagreements
 from checker.models.audit_spec import RoundAuditSpec, TestRound
@@ -100,128 +101,27 @@ CODES: dict[str, str] = {
 PERF_DIR = os.path.join("performance", "run_1")
 ACC_LOG = "mlperf_log_accuracy.json"
 MAX_TEXT_BYTES = 1024 * 1024  # verify_*.txt and accuracy.txt files
-MAX_LINE_BYTES = 256 * 1024 * 1024
-TRUNCATION_MARKER = "..."
 FIGURE_RTOL = 5e-4
 
 
 # --------------------------------------------------------------------------- accuracy-log reader
-# A small streaming reader of LoadGen accuracy logs (one entry per line), local to the compliance
-# verification. It never raises: problems are collected on the reader.
 
 
-@dataclass
-class AccuracyLogReader:
-    """Iterate the entries of an ``mlperf_log_accuracy.json`` in constant memory per entry."""
-
-    path: str
-    truncated: bool = False
-    malformed: list[tuple[int, str]] = field(default_factory=list)
-    error: str | None = None
-    entries: int = 0
+class AccuracyLogReader(AccuracyEntries):
+    """The entries of an ``mlperf_log_accuracy.json`` (read by :mod:`checker.loaders.accuracy_entries`),
+    as :class:`~checker.audit.verify_tests.OutputEntry` or as TEST01 output keys. Never raises:
+    problems are collected on the reader."""
 
     def __iter__(self) -> Iterator[vt.OutputEntry]:
-        try:
-            handle = open(self.path, "rb")
-        except OSError as exc:
-            self.error = f"cannot open: {exc.strerror or exc}"
-            return
-        pending: list[tuple[int, str]] = []  # malformed lines
-        last_content_bad = False  # the previous content line was malformed
-        after_marker = False  # the next content line is the first one of the tail
-        with handle:
-            number = 0
-            while True:
-                try:
-                    raw = handle.readline(MAX_LINE_BYTES)
-                except OSError as exc:
-                    self.error = f"read error: {exc.strerror or exc}"
-                    return
-                if not raw:
-                    break
-                number += 1
-                line = raw.decode("utf-8", errors="replace").strip()
-                if not line or line in ("[", "]", "[]"):
-                    continue
-                if line == TRUNCATION_MARKER:
-                    self.truncated = True
-                    if last_content_bad:
-                        pending.pop()  # the head was cut in the middle of this entry
-                    after_marker, last_content_bad = True, False
-                    continue
-                entry, problem = _parse_entry_line(line)
-                first_of_tail, after_marker = after_marker, False
-                if problem is not None:
-                    last_content_bad = not first_of_tail
-                    if not first_of_tail:  # the tail may start in the middle of an entry
-                        pending.append((number, problem))
-                    continue
-                last_content_bad = False
-                self.entries += 1
-                yield entry
-        self.malformed.extend(pending)
+        for rows in self.batches():
+            for qsl, data, token_data, count, raw in rows:
+                yield vt.OutputEntry(qsl, data.decode("ascii"), token_data.decode("ascii") if token_data else None,
+                                     count, unhexlify(data) if raw is None else raw)
 
-
-#: The entry line LoadGen writes: `{ "seq_id" : N, "qsl_idx" : N, "data" : "HEX"[, "token_data" : "HEX"]
-#: [, "token_count" : N] }`. Read without the JSON decoder; any other shape takes the general path.
-#: The (long) data string is cut out with str.find and checked by bytes.fromhex, both in C: a regular
-#: expression over an LLM output costs several times more.
-_ENTRY_HEAD_RE = re.compile(r'\{ "seq_id" : (?:0|[1-9]\d*), "qsl_idx" : (0|[1-9]\d*), "data" : "')
-_ENTRY_TAIL_RE = re.compile(r'(?:, "token_data" : "([0-9A-Fa-f]*)")?(?:, "token_count" : (-?(?:0|[1-9]\d*)))? \}')
-
-
-def _parse_entry_line(line: str) -> tuple[vt.OutputEntry | None, str | None]:
-    text = line[:-1] if line.endswith(",") else line
-    if text.startswith("["):
-        text = text[1:].strip()
-    if text.endswith("]"):
-        text = text[:-1].strip()
-    head = _ENTRY_HEAD_RE.match(text)
-    if head is not None:
-        start = head.end()
-        end = text.find('"', start)
-        tail = _ENTRY_TAIL_RE.fullmatch(text, end + 1) if end >= 0 else None
-        if tail is not None:
-            data = text[start:end]
-            try:
-                raw = bytes.fromhex(data)
-            except ValueError:
-                raw = None
-            if raw is not None and len(raw) * 2 == len(data):  # only hex digits, in pairs
-                token_data, count = tail.groups()
-                return vt.OutputEntry(int(head.group(1)), data, token_data or None,
-                                      int(count) if count is not None else None, raw), None
-    return _parse_entry_json(text)
-
-
-def _parse_entry_json(text: str) -> tuple[vt.OutputEntry | None, str | None]:
-    """An entry line of any shape, through the JSON decoder (the general path)."""
-    try:
-        obj = json.loads(text)
-    except (ValueError, RecursionError):
-        return None, "not a JSON object"
-    if not isinstance(obj, dict):
-        return None, "not a JSON object"
-    qsl = obj.get("qsl_idx")
-    data = obj.get("data")
-    if not isinstance(qsl, int) or isinstance(qsl, bool) or qsl < 0:
-        return None, "qsl_idx missing or not a non-negative integer"
-    if not isinstance(data, str) or len(data) % 2 or not _is_hex(data):
-        return None, "data missing or not an even-length hex string"
-    token_data = obj.get("token_data")
-    if token_data is not None and (not isinstance(token_data, str) or not _is_hex(token_data)):
-        return None, "token_data is not a hex string"
-    count = obj.get("token_count")
-    if count is not None and (not isinstance(count, int) or isinstance(count, bool)):
-        return None, "token_count is not an integer"
-    return vt.OutputEntry(qsl, data, token_data or None, count), None
-
-
-_HEX = re.compile(r"[0-9a-fA-F]*")
-
-
-def _is_hex(text: str) -> bool:
-    return _HEX.fullmatch(text) is not None
+    def keys(self, width: int) -> Iterator[tuple[int, bytes]]:
+        """``(qsl_idx, output key)`` of every entry (:func:`checker.audit.verify_tests.output_key`)."""
+        for rows in self.batches():
+            yield from vt.output_keys(rows, width)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -550,8 +450,8 @@ def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
         ctx.add("CP020", missing, "cannot recompute TEST01 outputs: accuracy log missing", official=False, test=test)
         return
     acc_reader, perf_reader = AccuracyLogReader(acc_path), AccuracyLogReader(perf_path)
-    verdict = vt.verify_test01_outputs(acc_reader, perf_reader, element_bytes=1,
-                                       min_matched=acc_rule.min_matched if acc_rule else 1)
+    verdict = vt.verify_test01_keys(acc_reader.keys(1), perf_reader.keys(1), element_bytes=1,
+                                    min_matched=acc_rule.min_matched if acc_rule else 1)
     for reader in (acc_reader, perf_reader):
         _reader_findings(ctx, reader, test)
     truncated = acc_reader.truncated or perf_reader.truncated

@@ -222,13 +222,41 @@ def _payload(entry: OutputEntry) -> bytes | str:
         return entry.data.upper()
 
 
-def _first_element(payload: bytes | str, width: int) -> bytes | str:
-    return payload[: width if isinstance(payload, bytes) else 2 * width]
+#: outputs up to this many hex digits are kept as they are; longer ones as their first element and a digest
+KEY_INLINE_DIGITS = 64
 
 
-def _digest(payload: bytes | str) -> bytes:
-    data = payload if isinstance(payload, bytes) else b"\xff" + payload.encode("ascii", "replace")
-    return hashlib.blake2b(data, digest_size=16).digest()
+def output_key(digits: bytes, width: int) -> bytes:
+    """A stand-in of constant size for an output written as hex ``digits``: two keys are equal exactly
+    when the outputs are (the digits in either case; long outputs through a 128-bit digest), the key is
+    empty exactly when the output is, and ``key[:2 * width]`` is the output's first element."""
+    digits = digits.upper()
+    if len(digits) <= max(KEY_INLINE_DIGITS, 2 * width):
+        return digits
+    return digits[: 2 * width] + b"#" + hashlib.blake2b(digits, digest_size=16).digest()  # never hex only
+
+
+def output_keys(rows: list, width: int) -> list[tuple[int, bytes]]:
+    """``(qsl_idx, output_key)`` of rows ``(qsl_idx, hex digits, ...)`` (those of one block of a log)."""
+    limit = max(KEY_INLINE_DIGITS, 2 * width)
+    return [(row[0], row[1].upper()) if len(row[1]) <= limit else (row[0], output_key(row[1], width))
+            for row in rows]
+
+
+def _entry_key(entry: OutputEntry, width: int) -> bytes | tuple:
+    """The output key of an entry; data that is not hex is compared as text (never equal to hex data)."""
+    payload = _payload(entry)
+    if isinstance(payload, bytes):
+        return output_key(payload.hex().encode("ascii"), width)
+    return ("text", payload[: 2 * width], _digest(payload))
+
+
+def _first_of_key(key: bytes | tuple, width: int) -> bytes | str:
+    return key[: 2 * width] if isinstance(key, bytes) else key[1]
+
+
+def _digest(payload: str) -> bytes:
+    return hashlib.blake2b(b"\xff" + payload.encode("ascii", "replace"), digest_size=16).digest()
 
 
 # --------------------------------------------------------------------------- TEST01 outputs
@@ -257,39 +285,46 @@ def verify_test01_outputs(
     min_matched: int = 1,
 ) -> Test01OutputVerdict:
     """Compare performance-mode outputs with accuracy-mode outputs for every logged qsl_idx."""
-    acc: dict[int, tuple[bytes | str, bytes, bool]] = {}
-    n_acc = dup = acc_mismatch = 0
-    for entry in accuracy_entries:
-        n_acc += 1
-        payload = _payload(entry)
-        item = (_first_element(payload, element_bytes), _digest(payload), not payload)
-        if entry.qsl_idx in acc:
-            dup += 1
-            if acc[entry.qsl_idx][1] != item[1]:
-                acc_mismatch += 1
-            continue
-        acc[entry.qsl_idx] = item
+    return verify_test01_keys(((e.qsl_idx, _entry_key(e, element_bytes)) for e in accuracy_entries),
+                              ((e.qsl_idx, _entry_key(e, element_bytes)) for e in performance_entries),
+                              element_bytes, min_matched)
+
+
+def verify_test01_keys(
+    accuracy: Iterable[tuple[int, bytes | tuple]],
+    performance: Iterable[tuple[int, bytes | tuple]],
+    element_bytes: int = 1,
+    min_matched: int = 1,
+) -> Test01OutputVerdict:
+    """:func:`verify_test01_outputs` on ``(qsl_idx, output key)`` pairs (:func:`output_key`): equal keys
+    are equal outputs, so only the pairs whose keys differ are looked at one by one."""
+    acc_pairs = list(accuracy)
+    acc = dict(reversed(acc_pairs))  # the first output logged for a qsl_idx is the reference
+    n_acc = len(acc_pairs)
+    dup = n_acc - len(acc)
+    acc_mismatch = 0
+    if dup:
+        acc_mismatch = sum(1 for qsl, key in acc_pairs if acc[qsl] != key)
+    del acc_pairs
     n_perf = matched = first_mismatch = full_mismatch = missing = 0
     examples: list[int] = []
-    for entry in performance_entries:
+    missing_key = object()
+    get = acc.get
+    for qsl, key in performance:
         n_perf += 1
-        ref = acc.get(entry.qsl_idx)
-        if ref is None:
+        ref = get(qsl, missing_key)
+        if ref is missing_key:
             missing += 1
             continue
         matched += 1
-        payload = _payload(entry)
-        empty = not payload
-        if empty or ref[2]:
-            first_ok = empty and ref[2]
-        else:
-            first_ok = _first_element(payload, element_bytes) == ref[0]
-        if not first_ok:
+        if ref == key:
+            continue
+        full_mismatch += 1
+        if len(examples) < 20:
+            examples.append(qsl)
+        # the official comparison: the first element, or both empty (which two different outputs are not)
+        if not key or not ref or _first_of_key(key, element_bytes) != _first_of_key(ref, element_bytes):
             first_mismatch += 1
-        if _digest(payload) != ref[1]:
-            full_mismatch += 1
-            if len(examples) < 20:
-                examples.append(entry.qsl_idx)
     reasons = []
     if matched == 0:
         reasons.append("no logged qsl_idx of the performance run is in the accuracy log")
