@@ -138,6 +138,9 @@ class _Ctx:
     run_scenario: str  # the scenario the runs were made in: the source scenario of an inferred result
     rel_root: str
     findings: list[Finding] = field(default_factory=list)
+    # the submission run's performance summary: parsed once for all the tests that compare with it (the
+    # loader's parse when the caller passes it), or why it could not be read
+    reference_summary: dict | LogReadError | None = None
 
     def rel(self, path: str) -> str:
         try:
@@ -196,6 +199,7 @@ def verify_compliance_dir(
     only_tests: tuple[str, ...] | None = None,
     run_scenario: str | None = None,
     required_tests: tuple[str, ...] | None = None,
+    reference_summary: dict | None = None,
 ) -> list[Finding]:
     """Findings (coded CP001..CP026) for the compliance folder of one result.
 
@@ -210,7 +214,9 @@ def verify_compliance_dir(
     made in when it differs from the folder's (an inferred result: its compliance folder is a copy
     of the source scenario's, so the scores are compared as that scenario's, as the official
     checker does). ``required_tests`` is the model's test list from
-    the round's rules (default: the models lists of the audit specs). Never raises on bad input.
+    the round's rules (default: the models lists of the audit specs). ``reference_summary`` is the
+    content of ``result_dir``'s ``performance/run_1/mlperf_log_summary.txt`` when the caller already
+    parsed it (the loader did). Never raises on bad input.
     """
     ctx = _Ctx(
         compliance_dir=compliance_dir,
@@ -221,6 +227,7 @@ def verify_compliance_dir(
         spec=round_spec,
         run_scenario=_scenario_name(run_scenario or scenario),
         rel_root=rel_root,
+        reference_summary=reference_summary,
     )
     seeds = expected_seeds if expected_seeds is not None else round_spec.info.seeds.as_dict()
     if expected_test05_seeds is not None:
@@ -320,12 +327,26 @@ def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
                     expected=", ".join(sorted(needed)), actual=", ".join(sorted(names)), official=True, test=test)
 
 
-def _summary(ctx: _Ctx, path: str, test: str) -> dict | None:
+def _summary(ctx: _Ctx, path: str, test: str, parsed: dict | LogReadError | None = None) -> dict | None:
+    """The summary log at ``path`` (or its ``parsed`` content); CP020 when it is unreadable."""
     try:
-        return parse_summary_log(path)
+        summary = parse_summary_log(path) if parsed is None else parsed
     except LogReadError as exc:
-        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({exc})", official=False, test=test)
+        summary = exc
+    if isinstance(summary, LogReadError):
+        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({summary})", official=False, test=test)
         return None
+    return summary
+
+
+def _reference_summary(ctx: _Ctx, path: str, test: str) -> dict | None:
+    """The submission run's summary, read once per result whatever the number of tests compared with it."""
+    if ctx.reference_summary is None:
+        try:
+            ctx.reference_summary = parse_summary_log(path)
+        except LogReadError as exc:
+            ctx.reference_summary = exc
+    return _summary(ctx, path, test, ctx.reference_summary)
 
 
 def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
@@ -341,7 +362,7 @@ def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, see
                 expected="TEST PASS", actual="no TEST PASS line", official=True, test=test)
 
     verdict = None
-    ref = _summary(ctx, ref_path, test) if os.path.isfile(ref_path) else None
+    ref = _reference_summary(ctx, ref_path, test) if os.path.isfile(ref_path) else None
     if not os.path.isfile(ref_path):
         ctx.add("CP020", ref_path, f"cannot recompute {test}: the submission's performance summary is missing",
                 official=False, test=test)

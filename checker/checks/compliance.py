@@ -153,7 +153,8 @@ def _findings(ctx, rules) -> list:
         found = verify_compliance_dir(os.path.join(base, ctx.compliance_rel), os.path.join(base, ctx.rel),
                                       ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base,
                                       run_scenario=source if inferred else None,
-                                      required_tests=tuple(model.compliance_tests) if model else None)
+                                      required_tests=tuple(model.compliance_tests) if model else None,
+                                      reference_summary=ctx.perf.summary if ctx.perf is not None else None)
     return found
 
 

@@ -118,3 +118,27 @@ def test_binary_garbage_never_raises(tmp_path):
             path.write_bytes(b"\x00\xff" * 50)
     found = run(tmp_path, comp, res)
     assert found and all(f.code in CODES for f in found)
+
+
+def test_the_submission_summary_is_read_once_for_every_test(tmp_path, monkeypatch):
+    import checker.audit.compliance as module
+
+    comp, res = make_tree(tmp_path)
+    reads = []
+    real = module.parse_summary_log
+    monkeypatch.setattr(module, "parse_summary_log", lambda path: reads.append(path) or real(path))
+    assert run(tmp_path, comp, res) == []
+    ref = str(Path(res) / "performance/run_1/mlperf_log_summary.txt")
+    assert reads.count(ref) == 1 and len(reads) == 4  # TEST01, TEST04 and TEST05 compare with it, plus their own
+    reads.clear()
+    parsed = real(ref)
+    assert verify_compliance_dir(comp, res, "resnet50", "Offline", V41, str(tmp_path), reference_summary=parsed) == []
+    assert ref not in reads  # the caller's parse (the loader's) is used
+
+
+def test_an_unreadable_submission_summary_is_reported_for_every_test(tmp_path):
+    comp, res = make_tree(tmp_path)
+    (Path(res) / "performance/run_1/mlperf_log_summary.txt").write_bytes(b"Scenario : Offline\x00\n")
+    found = [f for f in run(tmp_path, comp, res) if f.code == "CP020"]
+    assert sorted(dict(f.data)["test"] for f in found) == ["TEST01", "TEST04", "TEST05"]
+    assert all("summary log unreadable (file is binary" in f.message for f in found)
