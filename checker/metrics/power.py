@@ -137,10 +137,29 @@ class SplParse:
     stray: tuple[tuple[int, str], ...] = ()
 
 
-#: Offsets in `MM-DD-YYYY HH:MM:SS.fff` of its digits and separators (offset 19, before the
-#: milliseconds, is checked by each caller: PTD logs accept any character there).
-_STAMP_DIGITS = (0, 1, 3, 4, 6, 7, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 22)
-_STAMP_PUNCT = ((2, "-"), (5, "-"), (10, " "), (13, ":"), (16, ":"))
+def _byte_mask(positions, value: int) -> int:
+    """A little-endian 8-byte word with ``value`` in each of the byte ``positions`` (0-7)."""
+    return sum(value << (8 * p) for p in positions)
+
+
+#: A stamp `MM-DD-YYYY HH:MM:SS?fff` read as three 8-byte words, at its offsets 0, 8 and 15: per word
+#: the bytes that must be digits and the separators (offset 19, before the milliseconds, is checked
+#: by each caller: PTD logs accept any character there).
+_STAMP_WORDS = (
+    (0, (0, 1, 3, 4, 6, 7), {2: "-", 5: "-"}),
+    (8, (0, 1, 3, 4, 6, 7), {2: " ", 5: ":"}),
+    (15, (0, 2, 3, 5, 6, 7), {1: ":"}),
+)
+
+
+def word_view(data: bytes, pad: int = 8):
+    """The 8-byte little-endian words of ``data`` at every offset (word i holds bytes i..i+7), as a
+    numpy array over ``data`` padded with ``pad`` NUL bytes (so offsets up to len(data) + pad - 8 are
+    valid). Lets numpy read eight bytes per line in one gather instead of one."""
+    import numpy as np  # only power results need it; kept out of start-up
+
+    padded = data + b"\0" * max(pad, 8)
+    return np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
 
 
 @dataclass(frozen=True)
@@ -153,24 +172,35 @@ class StampColumns:
     millis: Any  # per shaped offset
 
 
-def stamp_columns(text: str, head, offsets) -> StampColumns:
+def stamp_columns(text: str, words, offsets) -> StampColumns:
     """Decode the stamps starting at ``offsets`` (numpy int array) of an ASCII ``text``: thousands of
-    log lines at once. ``head`` holds the bytes from each offset on (a numpy uint8 matrix, one row per
-    offset, at least 23 columns). Each distinct minute goes through ``minute_epoch``, so the values
-    are those of the line-by-line parsers."""
+    log lines at once. ``words`` is ``word_view`` of the text's bytes. Each distinct minute goes through
+    ``minute_epoch``, so the values are those of the line-by-line parsers."""
     import numpy as np  # only power results need it; kept out of start-up
 
-    digits = head[:, _STAMP_DIGITS].astype(np.int64) - 48
-    shaped = ((digits >= 0) & (digits <= 9)).all(axis=1)
-    for column, char in _STAMP_PUNCT:
-        shaped &= head[:, column] == ord(char)
-    d = digits[shaped]
-    seconds, millis = d[:, 12] * 10 + d[:, 13], d[:, 14] * 100 + d[:, 15] * 10 + d[:, 16]
-    if not len(d):
+    shaped = np.ones(len(offsets), dtype=bool)
+    read = []
+    for at, digits, punct in _STAMP_WORDS:
+        word = words[offsets + at]
+        high, want = _byte_mask(digits, 0xF0), _byte_mask(digits, 0x30)
+        shaped &= (word & high) == want  # 0x30-0x3F ...
+        shaped &= ((word + _byte_mask(digits, 0x06)) & high) == want  # ... and not 0x3A-0x3F (ASCII: no carry)
+        fixed = sum(ord(c) << (8 * p) for p, c in punct.items())
+        shaped &= (word & _byte_mask(punct, 0xFF)) == fixed
+        read.append(word)
+    w0, w1, w2 = (w[shaped] for w in read)
+    nibbles = np.uint64(0x0F0F0F0F0F0F0F0F)
+
+    def digit(word, byte):
+        return ((word >> np.uint64(8 * byte)) & np.uint64(0xF)).astype(np.int64)
+
+    seconds = digit(w2, 2) * 10 + digit(w2, 3)
+    millis = digit(w2, 5) * 100 + digit(w2, 6) * 10 + digit(w2, 7)
+    if not len(w0):
         return StampColumns(shaped, np.zeros(0), seconds, millis)
-    minute_key = ((((d[:, 4] * 10 + d[:, 5]) * 100 + d[:, 6] * 10 + d[:, 7]) * 100 + d[:, 0] * 10 + d[:, 1]) * 100
-                  + d[:, 2] * 10 + d[:, 3]) * 10000 + (d[:, 8] * 10 + d[:, 9]) * 100 + d[:, 10] * 10 + d[:, 11]
-    _, first, which = np.unique(minute_key, return_index=True, return_inverse=True)
+    # the 16 bytes of the minute (`MM-DD-YYYY HH:MM`), digits or fixed separators, as 16 nibbles
+    key = _pack_nibbles(w0 & nibbles) << np.uint64(32) | _pack_nibbles(w1 & nibbles)
+    _, first, which = np.unique(key, return_index=True, return_inverse=True)
     bases = []
     for start in offsets[shaped][first].tolist():
         epoch = minute_epoch(text[start:start + 16])
@@ -180,9 +210,18 @@ def stamp_columns(text: str, head, offsets) -> StampColumns:
     return StampColumns(shaped, np.array(bases, dtype=np.float64)[which], seconds, millis)
 
 
+def _pack_nibbles(x):
+    """The low nibbles of the 8 bytes of each word, packed into its low 32 bits."""
+    import numpy as np
+
+    x = (x | (x >> np.uint64(4))) & np.uint64(0x00FF00FF00FF00FF)
+    x = (x | (x >> np.uint64(8))) & np.uint64(0x0000FFFF0000FFFF)
+    return (x | (x >> np.uint64(16))) & np.uint64(0x00000000FFFFFFFF)
+
+
 #: A record line starts `Time,<stamp>,` (29 characters); the stamp sits at offset 5.
 _HEAD = 29
-_RECORD_PUNCT = ((0, "T"), (1, "i"), (2, "m"), (3, "e"), (4, ","), (24, "."), (28, ","))
+_TIME = int.from_bytes(b"Time,", "little")
 
 
 def _parse_spl_fast(text: str) -> SplParse | None:
@@ -195,22 +234,23 @@ def _parse_spl_fast(text: str) -> SplParse | None:
     if not body or not body.isascii():
         return None
     if "\r" in body:
-        if body.count("\r") != body.count("\r\n"):
-            return None
         body = body.replace("\r\n", "\n")
+        if "\r" in body:  # a "\r" that does not end a line
+            return None
     import numpy as np  # only power results need it; kept out of start-up
 
-    buf = np.frombuffer(body.encode("ascii"), dtype=np.uint8)
+    data = body.encode("ascii")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    words = word_view(data, _HEAD)
     breaks = np.flatnonzero(buf == 10)
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [len(buf)]))
     if int((ends - starts).min()) < _HEAD:
         return None
-    head = buf[starts[:, None] + np.arange(_HEAD)]  # one row of 29 bytes per line
-    for column, char in _RECORD_PUNCT:
-        if not (head[:, column] == ord(char)).all():
-            return None
-    stamps = stamp_columns(body, head[:, 5:], starts + 5)
+    if ((words[starts] & 0xFFFFFFFFFF) != _TIME).any() or (buf[starts + 24] != 46).any() \
+            or (buf[starts + 28] != 44).any():  # "Time,", "." before the milliseconds, "," after them
+        return None
+    stamps = stamp_columns(body, words, starts + 5)
     if not stamps.shaped.all() or stamps.minutes is None or (stamps.seconds > 59).any():
         return None
     # field 2 runs to the next comma on the line; watts (field 3) from there to the comma after or the line end

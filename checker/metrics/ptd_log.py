@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from itertools import count, repeat
 from typing import Any, NamedTuple
 
-from checker.metrics.power import minute_epoch as _minute_epoch, stamp_columns
+from checker.metrics.power import minute_epoch as _minute_epoch, stamp_columns, word_view
 
 PTD_STAMP = "%m-%d-%Y %H:%M:%S.%f"
 PTD_STAMP_RE = re.compile(r"^\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d.\d\d\d")
@@ -236,13 +236,12 @@ def _stamps_all_valid(lines: list[str]) -> bool:
 
 
 def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], list[int]]:
-    """(number of lines, the (1-based number, text, stamp) of every line the walk must look at, the
-    lines with non-UTF-8 bytes). Lines as ``str.splitlines`` cuts them; the stamp is what
-    ``_stamp_epoch`` gives for the line, or _MISS when the walk must work it out itself.
+    """The general path (any text ``_ascii_index`` does not take): (number of lines, the (1-based
+    number, text, _MISS) of every line the walk must look at, the lines with non-UTF-8 bytes). Lines
+    as ``str.splitlines`` cuts them.
 
-    A PTD log has thousands of lines, most of them plain readings the walk skips. When every
-    timestamp in the file is valid and lines end in "\n" or "\r\n" only (every published log),
-    only the lines with a keyword the walk reacts to are kept; otherwise every line is."""
+    When every timestamp in the file is valid and lines end in "\n" or "\r\n" only, only the lines
+    with a keyword the walk reacts to are kept; otherwise every line is."""
     if not text:
         return 0, [], []
     breaks = _OTHER_BREAKS[:5] if text.isascii() else _OTHER_BREAKS
@@ -250,15 +249,9 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], lis
         lines = text.split("\n")
         if text.endswith("\n"):
             lines.pop()
-        stamps = _line_stamps(text, lines) if text.isascii() else None
-        if stamps is None and _stamps_all_valid(lines):
-            stamps = repeat(_MISS)
-        if stamps is not None:
-            keep = [(n, line, t) for n, line, t in zip(count(1), lines, stamps)
-                    if "WARNING:" in line or "ERROR:" in line or "Go with mark" in line or "Completed test" in line
-                    or "Uncertainty" in line]
-            if "\r" in text:  # "\r\n" line ends: drop the "\r" of the kept lines
-                keep = [(n, line[:-1] if line.endswith("\r") else line, t) for n, line, t in keep]
+        if _stamps_all_valid(lines):
+            keep = [(n, line[:-1] if line.endswith("\r") else line, _MISS) for n, line in enumerate(lines, 1)
+                    if _interesting(line)]
             undecodable = [n for n, line in enumerate(lines, 1) if "\ufffd" in line] if "\ufffd" in text else []
             return len(lines), keep, undecodable
     lines = text.splitlines()
@@ -266,26 +259,110 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], lis
             [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
 
 
-def _line_stamps(text: str, lines: list[str]) -> list | None:
-    """``_stamp_epoch`` of the first 23 characters of every line of an ASCII text, decoded column-wise
-    (``stamp_columns``: a log has thousands of stamped lines); None when a stamp has the right shape
-    but an impossible value (the walk must then look at every line). The seconds are added as
-    ``_epoch`` adds them, so the floats are the same."""
+#: What makes a line one the walk reacts to (``_interesting``).
+_KEYWORDS = ("WARNING:", "ERROR:", "Go with mark", "Completed test", "Uncertainty")
+
+
+class _Index(NamedTuple):
+    """What ``_ascii_index`` finds in a log: the number of lines, the keyword lines without a stamp
+    ((number, text, None), in line order), the stamped keyword lines grouped by their text after the
+    stamp ((that text, line numbers, stamps as UTC epochs), numpy arrays in line order), and the text
+    of a line by its number."""
+
+    lines_total: int
+    loose: list[tuple[int, str, None]]
+    groups: list[tuple[str, Any, Any]]
+    line_text: Any
+
+
+def _find_all(text: str, word: str) -> list[int]:
+    """Offsets in ``text`` where ``word`` starts."""
+    found = []
+    at = text.find(word)
+    while at >= 0:
+        found.append(at)
+        at = text.find(word, at + 1)
+    return found
+
+
+def _word(text: str) -> int:
+    return int.from_bytes(text.encode("ascii"), "little")
+
+
+#: An event where PTD writes it, right after the stamp: `<stamp>: WARNING:` / `<stamp>: ERROR:`.
+_AFTER_STAMP = (("WARNING:", _word(": WARNIN"), _word("G:"), 0xFFFF), ("ERROR:", _word(": ERROR:"), 0, 0))
+
+
+def _keyword_lines(text: str, words, starts, ends):
+    """Indices of the lines holding a keyword of ``_interesting``. The WARNING:/ERROR: lines are
+    found where PTD writes the keyword (right after the stamp), and only when the whole text holds no
+    other occurrence (counted) is that taken as all of them; otherwise, and for the other keywords,
+    every occurrence is looked up."""
+    import numpy as np
+
+    found = []
+    after = words[starts + 23]
+    for word, head, tail, mask in _AFTER_STAMP:
+        there = (after == head) & (ends - starts >= 25 + len(word))  # the whole ": WORD" inside the line
+        if mask:
+            there &= (words[starts + 31] & mask) == tail
+        lines = np.flatnonzero(there)
+        if text.count(word) == len(lines):
+            found.append(lines)
+        else:
+            found.append(np.searchsorted(starts, _find_all(text, word), side="right") - 1)
+    for word in _KEYWORDS[2:]:
+        found.append(np.searchsorted(starts, _find_all(text, word), side="right") - 1)
+    return np.unique(np.concatenate(found))
+
+
+def _ascii_index(text: str) -> _Index | None:
+    """The common case, found with numpy over the bytes of the log instead of line by line: ASCII, no
+    NUL, "\n" or "\r\n" line ends and no other line break, every timestamp valid (every published log).
+    None otherwise (the walk then goes line by line). Stamps are decoded by ``stamp_columns`` and the
+    seconds added as ``_epoch`` adds them, so the floats are those of the line-by-line path."""
+    if not text or not text.isascii() or "\x00" in text or any(c in text for c in _OTHER_BREAKS[:5]):
+        return None
+    if "\r" in text:  # "\r\n" line ends: the same lines without the "\r" (a lone "\r" is a line break)
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            return None
     import numpy as np  # only power results need it; kept out of start-up
 
-    n = len(lines)
-    lengths = np.fromiter(map(len, lines), dtype=np.int64, count=n)
-    starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(lengths[:-1] + 1, out=starts[1:])
-    long_enough = np.flatnonzero(lengths >= 23)
+    data = text.encode("ascii")
+    buf = np.frombuffer(data, dtype=np.uint8)
+    words = word_view(data, 48)
+    starts = np.concatenate(([0], np.flatnonzero(buf == 10) + 1))
+    if text.endswith("\n"):
+        starts = starts[:-1]
+    n = len(starts)
+    ends = np.append(starts[1:] - 1, len(buf) - 1 if text.endswith("\n") else len(buf))
+    long_enough = np.flatnonzero(ends - starts >= 23)
     offsets = starts[long_enough]
-    buf = np.frombuffer(text.encode("ascii"), dtype=np.uint8)
-    stamps = stamp_columns(text, buf[offsets[:, None] + np.arange(23)], offsets)
+    stamps = stamp_columns(text, words, offsets)
     if stamps.minutes is None or (stamps.seconds > 61).any():
-        return None
-    out = np.full(n, None, dtype=object)
-    out[long_enough[stamps.shaped]] = ((stamps.minutes + stamps.seconds) + stamps.millis / 1000).tolist()
-    return out.tolist()
+        return None  # an impossible stamp: the walk must see every line
+    epoch = np.full(n, np.nan)
+    epoch[long_enough[stamps.shaped]] = (stamps.minutes + stamps.seconds) + stamps.millis / 1000
+
+    keyword_lines = _keyword_lines(text, words, starts, ends)
+
+    def line_text(number: int) -> str:
+        return text[int(starts[number - 1]):int(ends[number - 1])]
+
+    unstamped = np.isnan(epoch[keyword_lines])
+    loose = [(i + 1, line_text(i + 1), None) for i in keyword_lines[unstamped].tolist()]
+    stamped = keyword_lines[~unstamped]
+    rests = [text[a:b] for a, b in zip((starts[stamped] + 23).tolist(), ends[stamped].tolist())]
+    last = {r: i for i, r in enumerate(rests)}  # one representative per distinct text
+    which = np.array([last[r] for r in rests], dtype=np.int64)
+    order = np.argsort(which, kind="stable")  # lines of one text together, in line order
+    cuts = (np.flatnonzero(np.diff(which[order])) + 1).tolist()
+    groups: list[tuple[str, Any, Any]] = []
+    for lo, hi in zip([0] + cuts, cuts + [len(order)]) if len(order) else ():
+        members = stamped[order[lo:hi]]
+        groups.append((rests[int(order[lo])], members + 1, epoch[members]))
+    return _Index(n, loose, groups, line_text)
 
 
 _MISS = object()
@@ -323,7 +400,6 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     ``load_begin``/``load_end`` are the run_1 `power_begin`/`power_end` as UTC epochs. ``tolerance`` is
     the checker's TIME_DELTA_TOLERANCE *number* (milliseconds), which it adds to epoch seconds when it
     trims the load window for WARNING lines: that quirk is reproduced here on purpose."""
-    lines_total, candidates, undecodable = _candidate_lines(text)
     bad: list[PtdLine] = []
     parsed: list[tuple] = []  # lines with WARNING/ERROR events: (PtdLine or None, number, line, time, events)
     crash: PtdLine | None = None
@@ -336,31 +412,32 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
     times: dict[str, float | str | None] = {}  # first 23 characters -> epoch, _BAD or None (no stamp)
     stamped: dict[str, tuple] = {}  # text after a stamp -> _describe(...)
     unstamped: dict[str, tuple] = {}  # whole text of a line without a stamp -> _describe(...)
-    # text after a stamp -> its events when the line does nothing else (no mark, no "Completed test",
-    # not the uncertainty line), else None: such lines, most of a log, take the short way below
-    plain: dict[str, tuple | None] = {}
-    # such lines with a single event, by event: (line numbers, lines, times)
-    grouped: dict[tuple, tuple[list[int], list[str], list[float]]] = {}
     specials = (ranging_mark, testing_mark, ": Completed test")
+    # stamped lines with a single event that do nothing else (no mark, no "Completed test", not the
+    # uncertainty line), most of a log: (kind, message, line numbers, times) per distinct text, graded
+    # a whole group at a time below
+    plain_groups: list[tuple[str, str, list[int], Any]] = []
+    index = _ascii_index(text)
+    if index is None:
+        lines_total, candidates, undecodable = _candidate_lines(text)
+    else:
+        lines_total, undecodable = index.lines_total, []
+        candidates = list(index.loose)
+        for rest, numbers, epochs in index.groups:
+            info = stamped.get(rest) or stamped.setdefault(rest, _describe(rest, rest[:277]))
+            interesting, msg, uncertainty_active, specs = info
+            special = uncertainty_active or msg in specials
+            if not interesting or not (specs or special):
+                continue  # changes nothing (a reply that mentions "Uncertainty", ...)
+            if special:  # walked line by line below
+                candidates.extend(zip(numbers.tolist(), map(index.line_text, numbers.tolist()), epochs.tolist()))
+            elif len(specs) == 1:
+                plain_groups.append((*specs[0], numbers.tolist(), epochs + timezone_offset))
+            else:
+                parsed.extend((None, n, index.line_text(n), t, specs)
+                              for n, t in zip(numbers.tolist(), (epochs + timezone_offset).tolist()))
+        candidates.sort(key=lambda c: c[0])
     for number, raw, t in candidates:
-        if t.__class__ is float:
-            rest = raw[23:]
-            events_only = plain.get(rest, _MISS)
-            if events_only is _MISS:
-                info = stamped.get(rest) or stamped.setdefault(rest, _describe(rest, rest[:277]))
-                events_only = plain[rest] = info[3] if (info[0] and info[3] and not info[2]
-                                                        and info[1] not in specials) else None
-            if events_only is not None:
-                if len(events_only) == 1:  # graded below a whole group at a time
-                    group = grouped.get(events_only)
-                    if group is None:
-                        group = grouped[events_only] = ([], [], [])
-                    group[0].append(number)
-                    group[1].append(raw)
-                    group[2].append(t + timezone_offset)
-                else:
-                    parsed.append((None, number, raw, t + timezone_offset, events_only))
-                continue
         if t is _MISS:
             head = raw[:23]
             t = times.get(head, _MISS)
@@ -454,22 +531,20 @@ def scan_ptd_log(text: str, session_name: str, timezone_offset: float, load_begi
                 dropped += 1
                 continue
             kept.append((number, at, line, raw, t, kind, message, *verdict))
-    for ((kind, message),), (numbers, raws, stamps) in grouped.items():
+    for kind, message, numbers, stamps in plain_groups:
         inside, outside = grade(kind, message)
         if kind == "ERROR":
             lo, hi = (r_start, r_stop) if ranged else (None, None)
         else:
             lo, hi = low, high
-        if lo is None:
-            within = [False] * len(stamps)
-        else:
-            within = [lo < t < hi for t in stamps]
-        for number, raw, t, w in zip(numbers, raws, stamps, within):
-            verdict = inside if w else outside
+        within = (lo < stamps) & (stamps < hi) if lo is not None else stamps != stamps  # all False (no NaN)
+        for chosen, verdict in ((within, inside), (~within, outside)):
             if verdict is None:
-                dropped += 1
-            else:
-                kept.append((number, 0, None, raw, t, kind, message, *verdict))
+                dropped += int(chosen.sum())
+                continue
+            values = stamps.tolist()
+            for i in chosen.nonzero()[0].tolist():
+                kept.append((numbers[i], 0, None, index.line_text(numbers[i]), values[i], kind, message, *verdict))
     kept.sort(key=lambda item: (item[0], item[1]))
     made: dict[int, PtdLine] = {}
     for number, _, line, raw, t, kind, message, grade_, reason in kept:

@@ -180,15 +180,17 @@ def test_test06_ends_only_matches_full_unpack(samples, scenario):
 # --- ptd_logs.txt ---------------------------------------------------------------------------------
 
 def _scan_all_lines(text: str, *args):
-    """The walk with every line as a candidate (the general path of ``_candidate_lines``)."""
-    real = ptd_log._candidate_lines
+    """The walk with every line as a candidate, one line at a time (the general path: neither the
+    vectorised index of ``_ascii_index`` nor the keyword filter of ``_candidate_lines``)."""
+    real_index, real_candidates = ptd_log._ascii_index, ptd_log._candidate_lines
     lines = text.splitlines()
+    ptd_log._ascii_index = lambda t: None
     ptd_log._candidate_lines = lambda t: (len(lines), [(n, line, ptd_log._MISS) for n, line in enumerate(lines, 1)],
                                           [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
     try:
         return ptd_log.scan_ptd_log(text, *args)
     finally:
-        ptd_log._candidate_lines = real
+        ptd_log._ascii_index, ptd_log._candidate_lines = real_index, real_candidates
 
 
 _PTD_ARGS = (["Can't evaluate uncertainty of this sample!", "Bad watts reading nan from "], ["USB."],
@@ -237,16 +239,53 @@ def test_ptd_stamp_check_never_misses_an_impossible_stamp(lines, eol):
 @example(["07-25-2024 18:26:62.000: x"])  # one impossible field at a time
 @example(["02-29-2023 18:26:25.000: x"])
 @example(["07-25-0000 18:26:25.000: x"])
-@example(["07-25-2024 18:26:25x123: x", "07-25-2024 18:26:25.12", "", "07-25-2024 18:26:25.123"])
+@example(["07-25-2024 18:26:25x123: ERROR: x", "07-25-2024 18:26:25.12", "", "07-25-2024 18:26:25.123"])
+@example(["07-25-2024 18:26:25.123WARNING: x", "07-25-2024 18:26:25.123", "01-01-2024 00:00:00.000 Uncertainty"])
 def test_ptd_vectorised_stamps_match_per_line(lines):
     text = "\n".join(lines)
-    split = text.split("\n")
-    got = ptd_log._line_stamps(text, split)
+    split = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
+    index = ptd_log._ascii_index(text)
     want = [ptd_log._stamp_epoch(line[:23]) for line in split]
     if any(w is ptd_log._BAD for w in want):
-        assert got is None
-    else:
-        assert got == want
+        assert index is None
+        return
+    if not text or not text.isascii() or any(c in text for c in "\x0b\x0c\x1c\x1d\x1e\r"):
+        return
+    assert index is not None and index.lines_total == len(split)
+    got = {number: (line, t) for number, line, t in index.loose}
+    for rest, numbers, stamps in index.groups:
+        for number, t in zip(numbers.tolist(), stamps.tolist()):
+            assert index.line_text(number)[23:] == rest
+            got[number] = (index.line_text(number), t)
+    assert got == {n: (line, want[n - 1]) for n, line in enumerate(split, 1) if ptd_log._interesting(line)}
+
+
+_ptd_fast_line = st.one_of(  # lines the vectorised index takes: valid stamps, no odd line breaks
+    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _stamp.filter(lambda s: ptd_log._stamp_epoch(s) is not ptd_log._BAD),
+              st.sampled_from([
+                  "ERROR: Can't evaluate uncertainty of this sample!", "WARNING: Uncertainty unknown for the last sample!",
+                  "WARNING: Uncertainty 1.52%, which is above 1.00% limit for the last sample!", "ERROR: USB.",
+                  "ERROR: Bad watts reading 9e37 from Yokogawa", "WARNING: a ERROR: b", "ERROR: x  ",
+                  "Go with mark 's_ranging'", "Go with mark 's_testing'", "Completed test", "Completed test ",
+                  "Uncertainty checking for YokogawaWT210 is activated", "Response: Uncertainty,0.5", "Watts,120.5"])),
+    st.sampled_from(["garbage", "ERROR: no stamp", "", "  *****", "Completed test"]))
+_window_edge = st.sampled_from([None, 1704067200.0, 1719792000.0, 1721931985.5, 1735689600.0])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_ptd_fast_line, max_size=20), st.sampled_from(["\n", "\r\n"]), st.sampled_from(["", "\n"]),
+       st.sampled_from([0.0, 3600.0, -14400.0]), _window_edge, _window_edge)
+@example(["abc", "0123456789012345678: WARNING: x", "01-01-2024 00:00:00.000: ERROR: y ERROR: z"], "\n", "", 0.0, None, None)
+@example(["07-25-2024 18:26:25.000: Watts ERROR: x", "07-25-2024 18:26:26.000: ERROR: y"], "\r\n", "\n", 0.0,
+         1704067200.0, 1735689600.0)
+def test_ptd_vectorised_walk_matches_full_walk(lines, eol, tail, offset, begin, end):
+    text = eol.join(lines) + tail
+    if begin is None or end is None:
+        begin = end = None
+    args = ("s", offset, begin, end, 800, *_PTD_ARGS)
+    assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args)
+    if text:
+        assert ptd_log._ascii_index(text) is not None  # the vectorised path was the one compared
 
 
 # --- mlperf_log_detail.txt ------------------------------------------------------------------------
