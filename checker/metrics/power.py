@@ -5,6 +5,8 @@ Pure functions over the text of `spl.txt` and the LoadGen `power_begin` / `power
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from functools import lru_cache
@@ -32,11 +34,22 @@ class PowerError(ValueError):
     """The power inputs cannot give a metric (bad stamps, no samples in the window)."""
 
 
+#: The form LoadGen writes `power_begin` / `power_end` in: read by the C-level ``datetime.fromisoformat``
+#: once reordered (anything else goes to strptime, which decides).
+_LOADGEN_STAMP_RE = re.compile(r"\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d\.\d\d\d", re.ASCII)
+
+
 def parse_stamp(value) -> datetime:
     if not isinstance(value, str):
         raise PowerError(f"power timestamp {value!r} is not a string")
+    text = value.strip()
+    if _LOADGEN_STAMP_RE.fullmatch(text):
+        try:
+            return datetime.fromisoformat(f"{text[6:10]}-{text[0:2]}-{text[3:5]}T{text[11:]}")
+        except ValueError:
+            pass
     try:
-        return datetime.strptime(value.strip(), STAMP)
+        return datetime.strptime(text, STAMP)
     except ValueError:
         raise PowerError(f"power timestamp {value!r} is not in MM-DD-YYYY HH:MM:SS.mmm form") from None
 
@@ -135,6 +148,7 @@ class SplParse:
     lines: tuple[int, ...]  # 1-based line numbers of the records
     bad: tuple[tuple[int, str], ...] = ()
     stray: tuple[tuple[int, str], ...] = ()
+    ordered: bool = False  # the timestamps never go back (every published spl.txt): windows are found by bisection
 
 
 def _byte_mask(positions, value: int) -> int:
@@ -268,7 +282,8 @@ def _parse_spl_fast(text: str) -> SplParse | None:
     except ValueError:  # a watts field that is not a number
         return None
     us = (stamps.minutes.astype(np.int64) * 1_000_000 + stamps.seconds * 1_000_000 + stamps.millis * 1000)
-    return SplParse(tuple(us.tolist()), watts, tuple(range(1, len(starts) + 1)))
+    return SplParse(tuple(us.tolist()), watts, tuple(range(1, len(starts) + 1)),
+                    ordered=bool((us[1:] >= us[:-1]).all()))
 
 
 def parse_spl(text: str) -> SplParse:
@@ -302,12 +317,15 @@ def _parse_spl_lines(text: str) -> SplParse:
         us.append(to_us(stamp))
         watts.append(value)
         lines.append(number)
-    return SplParse(tuple(us), tuple(watts), tuple(lines), tuple(bad), tuple(stray))
+    return SplParse(tuple(us), tuple(watts), tuple(lines), tuple(bad), tuple(stray),
+                    ordered=all(a <= b for a, b in zip(us, us[1:])))
 
 
 def window_watts(spl: SplParse, begin: datetime, end: datetime) -> list[float]:
     """Readings of the samples strictly inside (begin, end), in file order (official I2)."""
     low, high = to_us(begin), to_us(end)
+    if spl.ordered:
+        return list(spl.watts[bisect_right(spl.us, low):bisect_left(spl.us, high)])
     return [w for u, w in zip(spl.us, spl.watts) if low < u < high]
 
 
@@ -331,7 +349,11 @@ def coverage_gaps(spl: SplParse, begin: datetime, end: datetime, max_gap_s: floa
     """Stretches of the run window (begin, end) longer than ``max_gap_s`` without a sample: before
     the first sample, between two samples, after the last one. The whole window when no sample."""
     low, high = to_us(begin), to_us(end)
-    points = [low, *sorted(u for u in spl.us if low < u < high), high]
+    if spl.ordered:
+        inside = spl.us[bisect_right(spl.us, low):bisect_left(spl.us, high)]
+    else:
+        inside = sorted(u for u in spl.us if low < u < high)
+    points = [low, *inside, high]
     limit = max_gap_s * 1_000_000
     return [CoverageGap(from_us(a), from_us(b)) for a, b in zip(points, points[1:]) if b - a > limit]
 

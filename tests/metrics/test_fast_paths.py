@@ -9,6 +9,7 @@ from __future__ import annotations
 import glob
 import os
 import struct
+from datetime import datetime
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -82,6 +83,50 @@ def test_spl_fast_path_on_published_logs():
             taken += 1
             assert repr(fast) == repr(power._parse_spl_lines(text)), path
     assert taken == len(files)  # every published spl.txt is well-formed (skips nothing when absent)
+
+
+_sorted_spl = st.lists(st.integers(0, 5), max_size=12).map(  # stamps that never go back, some repeated
+    lambda steps: "".join(f"Time,07-25-2024 18:26:{10 + sum(steps[:i + 1]):02d}.{i * 7 % 1000:03d},Watts,{i}.5,Volts,1\n"
+                          for i in range(len(steps))))
+_spl_window = st.tuples(st.integers(0, 90), st.integers(0, 90)).map(
+    lambda pair: tuple(power.parse_stamp(f"07-25-2024 18:26:{s // 10 + 5:02d}.{s % 10 * 100:03d}") for s in pair))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_sorted_spl, st.lists(_spl_line, max_size=12).map("\n".join)), _spl_window)
+def test_spl_window_by_bisection_matches_scan(text, window):
+    spl = power.parse_spl(text)
+    begin, end = window
+    low, high = power.to_us(begin), power.to_us(end)
+    assert spl.ordered == all(a <= b for a, b in zip(spl.us, spl.us[1:]))
+    assert power.window_watts(spl, begin, end) == [w for u, w in zip(spl.us, spl.watts) if low < u < high]
+    points = [low, *sorted(u for u in spl.us if low < u < high), high]
+    want = [(a, b) for a, b in zip(points, points[1:]) if b - a > 1_500_000]
+    got = power.coverage_gaps(spl, begin, end, 1.5)
+    assert [(power.to_us(g.start), power.to_us(g.end)) for g in got] == want
+    for low in spl.us:  # windows that start or end exactly on a sample
+        for high in spl.us:
+            begin, end = power.from_us(low), power.from_us(high)
+            assert power.window_watts(spl, begin, end) == [w for u, w in zip(spl.us, spl.watts) if low < u < high]
+            points = [low, *sorted(u for u in spl.us if low < u < high), high]
+            assert [(power.to_us(g.start), power.to_us(g.end)) for g in power.coverage_gaps(spl, begin, end, 0.0)] \
+                == [(a, b) for a, b in zip(points, points[1:]) if b > a]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_stamp, _stamp.map(lambda s: s[:-1] + "Z"), _stamp.map(lambda s: s.replace("2", "\uff12")),
+                 _stamp.map(lambda s: f" {s}\t"), _stamp.map(lambda s: s[:19]), _stamp.map(lambda s: s + "4"),
+                 _stamp.map(lambda s: s + "Z"), _stamp.map(lambda s: s + "+00:00")))
+def test_power_stamp_fast_path_matches_strptime(text):
+    try:
+        want = datetime.strptime(text.strip(), power.STAMP)
+    except ValueError:
+        want = None
+    try:
+        got = power.parse_stamp(text)
+    except power.PowerError:
+        got = None
+    assert got == want and (got is None or got.tzinfo is None)
 
 
 # --- accuracy-log entry lines ---------------------------------------------------------------------
