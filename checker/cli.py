@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from enum import Enum
 from typing import Optional
 
@@ -236,7 +237,23 @@ def _mount() -> None:
     plain_help(app)
 
 
-_mount()
+# commands defined in this module, and the names the command line runs under (console script, -m)
+_OWN_COMMANDS = ("check", "checks", "explain")
+_ENTRY_NAMES = ("mlpc", "cli_main.py")
+
+
+def _runs_own_command(argv: list[str]) -> bool:
+    """Whether this process is the mlpc command line running one of the commands defined here, which use
+    none of the sub-command modules (``mlpc check`` then imports about 190 M instructions less)."""
+    return len(argv) > 1 and os.path.basename(argv[0]) in _ENTRY_NAMES and argv[1] in _OWN_COMMANDS
+
+
+if _runs_own_command(sys.argv):
+    from checker.cli_help import plain_help
+
+    plain_help(app)
+else:
+    _mount()
 
 
 def main() -> None:  # pragma: no cover - console entry
