@@ -115,7 +115,7 @@ class AccuracyLogReader(AccuracyEntries):
     def __iter__(self) -> Iterator[vt.OutputEntry]:
         for rows in self.batches():
             for qsl, data, token_data, count, raw in rows:
-                yield vt.OutputEntry(qsl, data.decode("ascii"), token_data.decode("ascii") if token_data else None,
+                yield vt.OutputEntry(qsl, str(data, "ascii"), token_data.decode("ascii") if token_data else None,
                                      count, unhexlify(data) if raw is None else raw)
 
     def keys(self, width: int) -> Iterator[tuple[int, bytes]]:

@@ -226,21 +226,22 @@ def _payload(entry: OutputEntry) -> bytes | str:
 KEY_INLINE_DIGITS = 64
 
 
-def output_key(digits: bytes, width: int) -> bytes:
+def output_key(digits: bytes | memoryview, width: int) -> bytes:
     """A stand-in of constant size for an output written as hex ``digits``: two keys are equal exactly
     when the outputs are (the digits in either case; long outputs through a 128-bit digest), the key is
     empty exactly when the output is, and ``key[:2 * width]`` is the output's first element."""
-    digits = digits.upper()
+    digits = bytes(digits).upper()
     if len(digits) <= max(KEY_INLINE_DIGITS, 2 * width):
         return digits
     return digits[: 2 * width] + b"#" + hashlib.blake2b(digits, digest_size=16).digest()  # never hex only
 
 
 def output_keys(rows: list, width: int) -> list[tuple[int, bytes]]:
-    """``(qsl_idx, output_key)`` of rows ``(qsl_idx, hex digits, ...)`` (those of one block of a log)."""
+    """``(qsl_idx, output_key)`` of rows ``(qsl_idx, hex digits, ...)`` (those of one block of a log; the
+    digits as bytes or as a memoryview)."""
     limit = max(KEY_INLINE_DIGITS, 2 * width)
-    return [(row[0], row[1].upper()) if len(row[1]) <= limit else (row[0], output_key(row[1], width))
-            for row in rows]
+    return [(row[0], row[1].upper()) if len(row[1]) <= limit and row[1].__class__ is bytes
+            else (row[0], output_key(row[1], width)) for row in rows]
 
 
 def _entry_key(entry: OutputEntry, width: int) -> bytes | tuple:

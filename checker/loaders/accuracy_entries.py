@@ -12,7 +12,8 @@ written another way, a malformed one) goes through :meth:`AccuracyEntries._line`
 of one line, which decides what the line is the same way for every line.
 
 A row is ``(qsl_idx, data, token_data, token_count, raw)``: ``data`` and ``token_data`` are the hex
-digits as written (``bytes``, an even number of them for ``data``; ``token_data`` None when absent or
+digits as written (``bytes``, or a ``memoryview`` of the block for a long line's data; an even number of
+them for ``data``; ``token_data`` None when absent or
 empty), ``token_count`` None when absent, ``raw`` the decoded data when the reading decoded it
 already (else None). Nothing here raises on bad input: problems are collected
 on the reader (``error``, ``malformed``, ``truncated``).
@@ -32,7 +33,7 @@ LONG_LINE_BYTES = 512  # a block whose lines are longer than this on average is 
 
 TRUNCATION_MARKER = "..."
 
-Row = tuple[int, bytes, "bytes | None", "int | None", "bytes | None"]
+Row = tuple[int, "bytes | memoryview", "bytes | None", "int | None", "bytes | None"]
 
 #: A whole line as LoadGen writes an entry (group 1..4), or any other line (group 5). With re.M every line
 #: of a block gives exactly one match. The data digits are checked for an even count afterwards: a
@@ -170,7 +171,7 @@ class AccuracyEntries:
     def _take(self, buf: bytes, end: int, state: _State) -> list[Row]:
         """The rows of the lines of ``buf[:end]`` (complete lines, the last one without its newline)."""
         if end > LONG_LINE_BYTES * (buf.count(b"\n", 0, end) + 1):
-            return self._take_long(buf[:end].split(b"\n"), state)
+            return self._take_long(buf, end, state)
         rows: list[Row] = []
         number = first = state.number
         fresh = False  # an entry line was read since the last careful one
@@ -197,30 +198,40 @@ class AccuracyEntries:
         self.entries += len(rows)
         return rows
 
-    def _take_long(self, lines: list[bytes], state: _State) -> list[Row]:
-        """The rows of ``lines`` (long ones): each entry line cut at its quotes, its data decoded once."""
+    def _take_long(self, buf: bytes, end: int, state: _State) -> list[Row]:
+        """The rows of the (long) lines of ``buf[:end]``: each entry line cut at its quotes in place, its data
+        decoded once and left in the block (a memoryview: an LLM output is megabytes, every copy of it costs)."""
         rows: list[Row] = []
-        for line in lines:
+        view = memoryview(buf)
+        pos = 0
+        while True:
+            stop_line = buf.find(b"\n", pos, end)
+            if stop_line < 0:
+                stop_line = end
             state.number += 1
-            head = _HEAD_BYTES_RE.match(line)
+            row = None
+            head = _HEAD_BYTES_RE.match(buf, pos, stop_line)
             if head is not None:
                 start = head.end()
-                stop = line.find(b'"', start)
-                tail = _TAIL_BYTES_RE.fullmatch(line, stop + 1) if stop >= 0 else None
+                stop = buf.find(b'"', start, stop_line)
+                tail = _TAIL_BYTES_RE.fullmatch(buf, stop + 1, stop_line) if stop >= 0 else None
                 if tail is not None:
                     try:
-                        raw = binascii.unhexlify(memoryview(line)[start:stop])  # only hex digits, in pairs
+                        raw = binascii.unhexlify(view[start:stop])  # only hex digits, in pairs
                     except binascii.Error:
                         raw = None
                     if raw is not None:
                         token_data, count = tail.groups()
-                        rows.append((int(head.group(1)), line[start:stop], token_data or None,
-                                     int(count) if count is not None else None, raw))
+                        row = (int(head.group(1)), view[start:stop], token_data or None,
+                               int(count) if count is not None else None, raw)
                         state.after_marker = state.last_bad = False
-                        continue
-            row = self._line(line, state)
+            if row is None:
+                row = self._line(buf[pos:stop_line], state)
             if row is not None:
                 rows.append(row)
+            if stop_line >= end:
+                break
+            pos = stop_line + 1
         self.entries += len(rows)
         return rows
 

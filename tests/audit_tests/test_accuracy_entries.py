@@ -200,7 +200,13 @@ def test_test01_from_a_log_equals_test01_from_entries(tmp_path):
     perf_path.write_text("[\n" + "\n".join([_entry(0, 0, "00" * 41), _entry(1, 1, "01" + "00" * 39 + "01"),
                                              _entry(2, 2, "ff" + "00" * 40), _entry(3, 9, "00")]) + "\n]\n")
     acc, perf = compliance.AccuracyLogReader(str(acc_path)), compliance.AccuracyLogReader(str(perf_path))
-    from_keys = vt.verify_test01_keys(acc.keys(1), perf.keys(1))
-    assert from_keys == vt.verify_test01_outputs(list(acc), list(perf))
-    assert (from_keys.num_perf_log_qsl_idx_match, from_keys.num_perf_log_data_mismatch,
-            from_keys.num_perf_log_full_mismatch, from_keys.mismatched_qsl_idxs) == (3, 1, 2, (1, 2))
+    for long_line in (ae.LONG_LINE_BYTES, 0):  # short lines as bytes, long lines as views of the block
+        saved, ae.LONG_LINE_BYTES = ae.LONG_LINE_BYTES, long_line
+        try:
+            from_keys = vt.verify_test01_keys(acc.keys(1), perf.keys(1))
+            from_entries = vt.verify_test01_outputs(list(acc), list(perf))
+        finally:
+            ae.LONG_LINE_BYTES = saved
+        assert from_keys == from_entries
+        assert (from_keys.num_perf_log_qsl_idx_match, from_keys.num_perf_log_data_mismatch,
+                from_keys.num_perf_log_full_mismatch, from_keys.mismatched_qsl_idxs) == (3, 1, 2, (1, 2))
