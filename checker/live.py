@@ -32,10 +32,9 @@ FEW_UNITS = 8
 
 
 def warm_up() -> None:
-    """Import now what checking a result imports on first use (numpy, scipy.special: about 0.5 s), so
-    that the first re-check in this process does not pay for it."""
+    """Import now what checking a result imports on first use (numpy, for power results), so that the
+    first re-check in this process does not pay for it. (Early stopping no longer needs scipy.)"""
     import numpy  # noqa: F401  (power results)
-    import scipy.special  # noqa: F401  (early stopping)
 
 
 def touched_units(root: str, units: Iterable[Unit], ignored_dirs: Iterable[str],
