@@ -259,8 +259,6 @@ def _candidate_lines(text: str) -> tuple[int, list[tuple[int, str, object]], lis
             [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
 
 
-#: What makes a line one the walk reacts to (``_interesting``).
-_KEYWORDS = ("WARNING:", "ERROR:", "Go with mark", "Completed test", "Uncertainty")
 
 
 class _Index(NamedTuple):
@@ -311,8 +309,11 @@ def _keyword_lines(text: str, words, starts, ends):
             found.append(lines)
         else:
             found.append(np.searchsorted(starts, _find_all(text, word), side="right") - 1)
-    for word in _KEYWORDS[2:]:
-        found.append(np.searchsorted(starts, _find_all(text, word), side="right") - 1)
+    # "Uncertainty" fills every "WARNING: Uncertainty ..." line, all found above: only the others are
+    # looked up, in a copy of the text (same length, same offsets) where those read "uncertainty"
+    others = text.replace(": WARNING: Uncertainty", ": WARNING: uncertainty") if "Uncertainty" in text else ""
+    for word, where in (("Go with mark", text), ("Completed test", text), ("Uncertainty", others)):
+        found.append(np.searchsorted(starts, _find_all(where, word), side="right") - 1)
     return np.unique(np.concatenate(found))
 
 
