@@ -3,6 +3,13 @@ import os
 import shutil
 
 import pytest
+from hypothesis import settings
+
+# Property tests draw the same examples on every run (a suite that passes once passes again, on any
+# machine) and keep no example database in the checkout; HYPOTHESIS_PROFILE=explore draws new ones.
+settings.register_profile("mlpc", derandomize=True, database=None)
+settings.register_profile("explore", database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "mlpc"))
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("MLPC_SHARED", os.path.join(os.path.dirname(REPO), "shared"))
