@@ -164,6 +164,12 @@ _STAMP_WORDS = (
     (8, (0, 1, 3, 4, 6, 7), {2: " ", 5: ":"}),
     (15, (0, 2, 3, 5, 6, 7), {1: ":"}),
 )
+#: The same as masks: (offset, high nibbles of the digits, their value 0x3, +6 per digit, separator
+#: bytes, their value). A byte is a digit when its high nibble is 3 before and after adding 6.
+_STAMP_MASKS = tuple(
+    (at, _byte_mask(digits, 0xF0), _byte_mask(digits, 0x30), _byte_mask(digits, 0x06), _byte_mask(punct, 0xFF),
+     sum(ord(c) << (8 * p) for p, c in punct.items()))
+    for at, digits, punct in _STAMP_WORDS)
 
 
 def word_view(data: bytes, pad: int = 8):
@@ -194,22 +200,17 @@ def stamp_columns(text: str, words, offsets) -> StampColumns:
 
     shaped = np.ones(len(offsets), dtype=bool)
     read = []
-    for at, digits, punct in _STAMP_WORDS:
+    for at, high, want, six, punct, fixed in _STAMP_MASKS:
         word = words[offsets + at]
-        high, want = _byte_mask(digits, 0xF0), _byte_mask(digits, 0x30)
         shaped &= (word & high) == want  # 0x30-0x3F ...
-        shaped &= ((word + _byte_mask(digits, 0x06)) & high) == want  # ... and not 0x3A-0x3F (ASCII: no carry)
-        fixed = sum(ord(c) << (8 * p) for p, c in punct.items())
-        shaped &= (word & _byte_mask(punct, 0xFF)) == fixed
+        shaped &= ((word + six) & high) == want  # ... and not 0x3A-0x3F (ASCII: no carry)
+        shaped &= (word & punct) == fixed
         read.append(word)
     w0, w1, w2 = (w[shaped] for w in read)
     nibbles = np.uint64(0x0F0F0F0F0F0F0F0F)
-
-    def digit(word, byte):
-        return ((word >> np.uint64(8 * byte)) & np.uint64(0xF)).astype(np.int64)
-
-    seconds = digit(w2, 2) * 10 + digit(w2, 3)
-    millis = digit(w2, 5) * 100 + digit(w2, 6) * 10 + digit(w2, 7)
+    low = (w2 & nibbles).astype(np.int64)  # the digits of `M:SS.fff` (bytes 15-22) as values
+    seconds = (low >> 16 & 0xF) * 10 + (low >> 24 & 0xF)
+    millis = (low >> 40 & 0xF) * 100 + (low >> 48 & 0xF) * 10 + (low >> 56 & 0xF)
     if not len(w0):
         return StampColumns(shaped, np.zeros(0), seconds, millis)
     # the 16 bytes of the minute (`MM-DD-YYYY HH:MM`), digits or fixed separators, as 16 nibbles
