@@ -143,10 +143,8 @@ class AccuracyEntries:
             pieces: list[bytes] = []  # the line begun by earlier blocks, not yet ended
             held = start = 0  # its length and offset
             while True:
-                try:
-                    block = handle.read(block_size)
-                except OSError as exc:
-                    self.error = f"read error: {exc.strerror or exc}"
+                block = self._read(handle.read, block_size)
+                if block is None:
                     return
                 if not block:
                     if held:
@@ -235,6 +233,14 @@ class AccuracyEntries:
         self.entries += len(rows)
         return rows
 
+    def _read(self, read, size: int) -> bytes | None:
+        """``read(size)``, or None with ``error`` set when the read fails."""
+        try:
+            return read(size)
+        except OSError as exc:
+            self.error = f"read error: {exc.strerror or exc}"
+            return None
+
     def _careful(self, handle, offset: int, state: _State) -> Iterator[list[Row]]:
         """The rest of the log from ``offset`` (a line start), one line per read of at most MAX_LINE_BYTES."""
         try:
@@ -243,10 +249,8 @@ class AccuracyEntries:
             self.error = f"read error: {exc.strerror or exc}"
             return
         while True:
-            try:
-                raw = handle.readline(MAX_LINE_BYTES)
-            except OSError as exc:
-                self.error = f"read error: {exc.strerror or exc}"
+            raw = self._read(handle.readline, MAX_LINE_BYTES)
+            if raw is None:
                 return
             if not raw:
                 break

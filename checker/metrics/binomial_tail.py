@@ -77,28 +77,25 @@ def _continued_fraction(a: int, b: int, x: float) -> float:
     h = d
     for m in range(1, _MAX_STEPS):
         m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        if abs(d) < _TINY:
-            d = _TINY
-        c = 1.0 + aa / c
-        if abs(c) < _TINY:
-            c = _TINY
-        d = 1.0 / d
+        c, d = _lentz_step(m * (b - m) * x / ((qam + m2) * (a + m2)), c, d)  # the even term
         h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        if abs(d) < _TINY:
-            d = _TINY
-        c = 1.0 + aa / c
-        if abs(c) < _TINY:
-            c = _TINY
-        d = 1.0 / d
+        c, d = _lentz_step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)), c, d)  # the odd term
         step = d * c
         h *= step
         if abs(step - 1.0) < _EPS:
             break
     return h
+
+
+def _lentz_step(aa: float, c: float, d: float) -> tuple[float, float]:
+    """The next ``(C, 1/D)`` of the modified Lentz recurrence for a term ``aa``, kept away from zero."""
+    d = 1.0 + aa * d
+    if abs(d) < _TINY:
+        d = _TINY
+    c = 1.0 + aa / c
+    if abs(c) < _TINY:
+        c = _TINY
+    return c, 1.0 / d
 
 
 def regularized_beta(a: int, b: int, x: float) -> float:
