@@ -47,10 +47,11 @@ from bench_check import DEFAULT_SRC, build_round  # noqa: E402
 CODE = REPO  # where the checker package is run from (a snapshot unless --live)
 
 
-def snapshot(dest: str) -> str:
+def snapshot(dest: str, source: str = REPO) -> str:
+    """A compiled copy of the checkout ``source`` (the package and its data folders) in ``dest``."""
     for name in ("checker", "rules", "audits", "schemas"):
-        if os.path.isdir(os.path.join(REPO, name)):
-            shutil.copytree(os.path.join(REPO, name), os.path.join(dest, name),
+        if os.path.isdir(os.path.join(source, name)):
+            shutil.copytree(os.path.join(source, name), os.path.join(dest, name),
                             ignore=shutil.ignore_patterns("__pycache__"))
     compileall.compile_dir(os.path.join(dest, "checker"), quiet=1)  # as `pip install` does
     return dest

@@ -66,9 +66,7 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
     Returns the :class:`~checker.report.Report`: ``results`` (one ``ResultSummary`` per result),
     ``findings`` (``Finding``), ``counts()``, ``ok()``. Raises ``MlpcError`` for usage problems.
     """
-    from checker.engine import PROFILES
-    from checker.pipeline import assemble, check_units, open_round
-    from checker.loaders.detect import rules_for
+    from checker.profiles import PROFILES
 
     path = os.fspath(path)
     if not os.path.isdir(path):
@@ -86,8 +84,43 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
         raise MlpcError("'only' names files on disk; it cannot be combined with a git ref")
     parsed = _waivers(waivers)
     store = _cache(cache, persist_memo=git_ref is None)
-    from checker.loaders.source import open_source
+    report = None
+    if store is not None and only is None and git_ref is None:
+        report = _warm(path, round, profile, store, progress, spool)
+    if report is None:
+        report = _check(path, round, profile, only, git_ref, jobs, store, progress, spool)
+    if parsed is not None:
+        from checker.commands.report import waive
+        from checker.loaders.rules import load_rules
 
+        report = waive(report, parsed[0], parsed[1], load_rules(report.round))
+    return report
+
+
+def _warm(path: str, round: str | None, profile: str, store, progress, spool) -> Report | None:
+    """The report of an unchanged tree from the cache alone (``checker.warm``), or None."""
+    from checker.warm import warm_report
+
+    started = time.perf_counter()
+    findings_spool = None
+    if spool:
+        from checker.spool import FindingSpool
+
+        findings_spool = FindingSpool()
+    report = warm_report(path, round, profile, store, progress=progress, spool=findings_spool, started=started)
+    if report is None and findings_spool is not None:
+        findings_spool.close()
+    return report
+
+
+def _check(path: str, round: str | None, profile: str, only, git_ref: str | None, jobs: int | None, store,
+           progress, spool: bool) -> Report:
+    """The usual way: detect the round, load, check (through the cache when ``store`` is given), assemble."""
+    from checker.loaders.detect import rules_for
+    from checker.loaders.source import open_source
+    from checker.pipeline import assemble, check_units, open_round
+
+    given = path
     source = open_source(path, git_ref)
     path = source.path
     try:
@@ -112,15 +145,15 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
         outputs = check_units(start, start.units, rules, jobs=jobs, progress=progress, cache=store,
                               spool=findings_spool)
         report = assemble(start, outputs, rules, reason, cache=store, started=started, spool=findings_spool)
+        if store is not None and only is None and git_ref is None:
+            from checker.warm import remember
+
+            remember(store, given, round, profile, start, outputs, rules, reason, report.checks_run)
     finally:
         if source.cleanup is not None:
             source.cleanup()
     if source.label is not None:
         report.root = source.label
-    if parsed is not None:
-        from checker.commands.report import waive
-
-        report = waive(report, parsed[0], parsed[1], rules)
     return report
 
 

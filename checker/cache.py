@@ -16,9 +16,15 @@ Four kinds of entries. Outputs are keyed by digests of file *contents*, never by
 * **round**: the findings of the round-scope checks (which compare results with each other), keyed
   by every field of every result summary (through a digest of each unit's summaries, kept in its
   unit entry).
-* **quick**: a pointer from the stat fields of a unit's files (names, sizes, mtimes, ctimes, inodes)
-  to the unit key computed from that same state, so that an unchanged unit is found without opening
-  its digest memo or building its key; the same trust in stat fields as the digest memo.
+* **quick**: a pointer from the stat fields of a unit's folders and files (names, modes, sizes, mtimes,
+  ctimes, inodes) to the unit key computed from that same state, so that an unchanged unit is found
+  without opening its digest memo or building its key; the same trust in stat fields as the digest memo.
+  The **stats** entry under the same key holds those stat fields themselves (``stat_manifest``).
+* **trees** (``checker.warm``): what a whole check of one tree needs besides its units' entries — the
+  round and the reason it was chosen, the salt, the root and division findings, the units with their
+  stat keys, and the stat fields of the folders and files outside the units — found by the tree's path,
+  the checker fingerprint, ``--round`` and the profile, so that a re-check of an unchanged tree is
+  answered by comparing stat fields and loading entries, without importing the checks.
 
 Every key also holds a *salt*: the cache format, the mlpc version, a digest of the checker's source
 code, the round's data files (``rules/``, ``audits/``), the profile and the set of checks. Changing any
@@ -28,8 +34,8 @@ File digests are memoised per submitter folder by (path, size, mtime_ns, ctime_n
 a file changed less than two seconds before a scan is hashed but not memoised (a second change in
 the same clock tick could otherwise go unseen).
 
-Storage: ``<cache dir>/v3/entries/<salt>/{units,results,rounds,quick}/<ab>/<key>`` and
-``v3/digests/<ab>/<folder>``; only the four most recently used salts are kept, so old versions of the
+Storage: ``<cache dir>/v3/entries/<salt>/{units,results,rounds,quick,stats}/<ab>/<key>``,
+``v3/trees/<ab>/<key>`` and ``v3/digests/<ab>/<folder>``; only the four most recently used salts are kept, so old versions of the
 tool do not pile up. Each file is a header line holding a sha256 of its body, then the body: a pickle
 that is loaded with an allow-list of classes (findings, locations, severities, result summaries,
 decimals) and is only written after it loads back with that allow-list. The checksum is verified on
@@ -348,38 +354,82 @@ def scan(root: str, rel_dir: str, memo: DigestMemo) -> Scan:
     return Scan(entries, sorted(entries), complete)
 
 
-def stat_key(salt: str, root: str, rel_dir: str) -> str | None:
-    """A key of the names and stat fields (size, mtime, ctime, inode, device) of everything below
-    ``root/rel_dir``: the cheap first look at a unit. It stands for the unit key computed from the same
-    state (a "quick" entry points from one to the other), on the rule ``DigestMemo`` already follows:
-    a file with the same stat fields holds what it held. None (take the full scan) when the folder is or
-    holds a link, a special file or an unreadable folder, or a file changed in the last RACY_NS."""
-    top = os.path.join(root, rel_dir)
+def _fields(st: os.stat_result) -> tuple:
+    return (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+
+
+def stat_manifest(root: str, rel_dir: str = "", skip: frozenset = frozenset()) -> list | None:
+    """The stat fields (mode, size, mtime, ctime, inode, device) of every folder and file below
+    ``root/rel_dir``: one record ``(folder path, its fields, ((file name, its fields), ...))`` per folder,
+    sub-folders listed by their own records. Folders whose path is in ``skip`` are left out whole.
+
+    The record vouches for the folder's names as well as its files: creating, removing or renaming an
+    entry changes the folder's mtime and ctime (POSIX), and no write leaves a file's ctime as it was. So
+    when every recorded field still holds, nothing below the folder changed. None (nothing is vouched for)
+    when the folder is or holds a link, a special file or an unreadable folder, or when a folder or file
+    changed within the last RACY_NS (a second change in the same clock tick could go unseen)."""
+    top = os.path.join(root, rel_dir) if rel_dir else root
     limit = time.time_ns() - RACY_NS
-    records: list = [salt, rel_dir]
-    add = records.append
-    stack = [top]
+    manifest: list = []
+    count = 0
     try:
-        if os.path.islink(top):
+        st = os.lstat(top)
+        if not stat.S_ISDIR(st.st_mode) or st.st_mtime_ns > limit or st.st_ctime_ns > limit:
             return None
+        stack = [(top, _fields(st))]
         while stack:
-            folder = stack.pop()
-            add(folder)
+            folder, fields = stack.pop()
+            files: list = []
             with os.scandir(folder) as found:
                 for item in found:
-                    if item.is_dir(follow_symlinks=False):
-                        stack.append(item.path)
-                        add(item.name + "/")
-                        continue
                     st = item.stat(follow_symlinks=False)
-                    if not S_ISREG(st.st_mode) or st.st_mtime_ns > limit or st.st_ctime_ns > limit:
+                    if st.st_mtime_ns > limit or st.st_ctime_ns > limit:
                         return None
-                    add((item.name, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev))
-            if len(records) > MAX_SCAN_ENTRIES:  # checked once per folder
+                    if item.is_dir(follow_symlinks=False):
+                        if item.path not in skip:
+                            stack.append((item.path, _fields(st)))
+                    elif S_ISREG(st.st_mode):
+                        files.append((item.name, _fields(st)))
+                    else:
+                        return None
+            manifest.append((folder, fields, tuple(files)))
+            count += len(files) + 1
+            if count > MAX_SCAN_ENTRIES:  # checked once per folder
                 return None
     except OSError:
         return None
-    return hashlib.sha256(pickle.dumps(records, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    return manifest
+
+
+def unchanged(manifest: list) -> bool:
+    """Whether every folder and file of a :func:`stat_manifest` still has the recorded stat fields
+    (then nothing below the recorded folders changed); False at the first difference or error."""
+    lstat = os.lstat
+    try:
+        for folder, fields, files in manifest:
+            st = lstat(folder)
+            if (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev) != fields:
+                return False
+            prefix = folder + "/"
+            for name, fields in files:
+                st = lstat(prefix + name)
+                if (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev) != fields:
+                    return False
+    except (OSError, TypeError, ValueError):  # gone, or a damaged record
+        return False
+    return True
+
+
+def stat_key(salt: str, root: str, rel_dir: str, manifest: list | None = ...) -> str | None:
+    """A key of the stat fields of everything below ``root/rel_dir`` (its :func:`stat_manifest`, computed
+    here unless given): the cheap first look at a unit. It stands for the unit key computed from the same
+    state (a "quick" entry points from one to the other), on the rule ``DigestMemo`` already follows:
+    a file with the same stat fields holds what it held. None when the manifest is None."""
+    if manifest is ...:
+        manifest = stat_manifest(root, rel_dir)
+    if manifest is None:
+        return None
+    return hashlib.sha256(pickle.dumps([salt, rel_dir, manifest], protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
 
 
 def _digest(parts: list) -> str:
@@ -468,6 +518,7 @@ class ResultCache:
         self.warnings: list[tuple[str, str]] = []
         self.stats = CacheStats()
         self._write_failed = False
+        self.quick_keys: dict[str, str | None] = {}  # "<division>/<submitter>" -> its stat key, this run
 
     # the parts a worker process needs to open the same cache
     def spec(self) -> tuple:
@@ -506,13 +557,22 @@ class ResultCache:
             self.usable = False
             return False
         self.usable = True
-        self._prune(os.path.join(base, "entries"), os.path.join(base, "digests"))
+        self._prune(os.path.join(base, "entries"), os.path.join(base, "digests"), os.path.join(base, "trees"))
         return True
 
+    def bind(self, salt: str) -> None:
+        """Use the entries of ``salt`` in a folder that ``prepare`` found usable before (the warm path,
+        ``checker.warm``, found its tree entry there), marking the salt as recently used."""
+        self.salt, self.usable = salt, True
+        try:
+            os.utime(os.path.join(self.directory, f"v{FORMAT}", "entries", salt[:SALT_CHARS]))
+        except OSError:
+            pass
+
     @staticmethod
-    def _prune(entries: str, digests: str) -> None:
+    def _prune(entries: str, *dated: str) -> None:
         """Keep the entries of the KEEP_SALTS most recently used salts (other mlpc versions, rules or
-        profiles) and digest memos used in the last MEMO_DAYS days; best effort."""
+        profiles), and the digest memos and tree entries written in the last MEMO_DAYS days; best effort."""
         try:
             salts = [os.path.join(entries, n) for n in os.listdir(entries)
                      if len(n) == SALT_CHARS and all(c in "0123456789abcdef" for c in n)]
@@ -523,15 +583,18 @@ class ResultCache:
             shutil.rmtree(old, ignore_errors=True)
         limit = time.time() - MEMO_DAYS * 86400
         try:
-            for folder, _, files in os.walk(digests):
-                for name in files:
-                    path = os.path.join(folder, name)
-                    if os.stat(path).st_mtime < limit:
-                        os.unlink(path)
+            for top in dated:
+                for folder, _, files in os.walk(top):
+                    for name in files:
+                        path = os.path.join(folder, name)
+                        if os.stat(path).st_mtime < limit:
+                            os.unlink(path)
         except OSError:
             return
 
     def _path(self, kind: str, key: str) -> str:
+        if kind == "trees":  # found before the salt is known (checker.warm): beside the salts' folders
+            return os.path.join(self.directory, f"v{FORMAT}", "trees", key[:2], key)
         return os.path.join(self.directory, f"v{FORMAT}", "entries", self.salt[:SALT_CHARS], kind, key[:2], key)
 
     def has(self, kind: str, key: str) -> bool:
@@ -539,7 +602,7 @@ class ResultCache:
         return bool(self.usable) and os.path.isfile(self._path(kind, key))
 
     def load(self, kind: str, key: str) -> Any | None:
-        if not self.usable:
+        if not self.usable and kind != "trees":
             return None
         path = self._path(kind, key)
         try:

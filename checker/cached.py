@@ -10,14 +10,14 @@ when the cache itself fails).
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 from checker.diagnostics import Finding, Location, Severity
-from checker.engine import Profile, _model_stage, _run_step, _severity, plan_for, run_checks
-from checker.loaders.tree import load_submitter
-from checker.models.rules import RoundRules
-from checker.registry import ALL_CHECKS
 from checker.report import ResultSummary
-from checker.summary import findings_by_result, summarise
+
+if TYPE_CHECKING:
+    from checker.models.rules import RoundRules
+    from checker.profiles import Profile
 
 
 @dataclasses.dataclass(frozen=True)
@@ -32,12 +32,16 @@ def check_unit_cached(root: str, division: str, submitter: str, rules: RoundRule
                        cache, defer: bool = False, quick=...):
     """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
     from checker import cache as store
+    from checker.engine import _model_stage, _run_step, plan_for, run_checks
+    from checker.loaders.tree import load_submitter
+    from checker.registry import ALL_CHECKS
+    from checker.summary import findings_by_result, summarise
 
     sub_rel = f"{division}/{submitter}"
     # first look: the stat fields of the unit's files, pointing to the unit key of the same state
     # (not for throw-away trees such as a --git-ref checkout, whose inodes never come back)
     if quick is ...:
-        quick = store.stat_key(cache.salt, root, sub_rel) if cache.persist_memo else None
+        quick = unit_stat_key(cache, root, sub_rel) if cache.persist_memo else None
     pointer = cache.load("quick", quick) if quick else None
     if isinstance(pointer, str):
         if defer and cache.has("units", pointer):
@@ -102,14 +106,28 @@ def quick_hit(root: str, division: str, submitter: str, cache) -> tuple[tuple | 
     worker, so a warm re-check forks nothing and unpickles each entry once."""
     if not cache.persist_memo:
         return None, None
-    from checker import cache as store
-
-    quick = store.stat_key(cache.salt, root, f"{division}/{submitter}")
+    quick = unit_stat_key(cache, root, f"{division}/{submitter}")
     pointer = cache.load("quick", quick) if quick else None
     return (unit_hit(cache, pointer) if isinstance(pointer, str) else None), quick
 
 
+def unit_stat_key(cache, root: str, sub_rel: str) -> str | None:
+    """The stat key of the unit ``sub_rel`` (``checker.cache.stat_key``), remembered in ``cache.quick_keys``;
+    the stat fields it stands for are kept as its "stats" entry, which the warm path of a whole tree
+    (``checker.warm``) compares with the disk."""
+    from checker import cache as store
+
+    manifest = store.stat_manifest(root, sub_rel)
+    quick = store.stat_key(cache.salt, root, sub_rel, manifest)
+    if quick and not cache.has("stats", quick):
+        cache.store("stats", quick, manifest)
+    cache.quick_keys[sub_rel] = quick
+    return quick
+
+
 def cache_findings(warnings: list[tuple[str, str]], rules: RoundRules, profile: Profile) -> list[Finding]:
+    from checker.engine import _severity
+
     severity = _severity("TL004", rules, profile)
     if severity == Severity.OFF:
         return []

@@ -115,7 +115,6 @@ def check(
         return
     from checker import api
     from checker.cache import open_cache
-    from checker.commands.diff import cache_line
 
     try:
         cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
@@ -123,10 +122,12 @@ def check(
             path, round=round, profile=profile.value, waivers=waivers, git_ref=git_ref, jobs=jobs or None,
             cache=cache if cache is not None else False, progress=progress, spool=True), quiet, err)
         if cache is not None and not quiet and err.is_terminal:
+            from checker.commands.diff import cache_line
+
             err.print(f"[dim]{cache_line(cache)}[/]")
         from checker.audit.run_folder import render_rules
 
-        ReportOutput(fmt, render_rules(report.round), output, show_info=show_info, details=details or None,
+        ReportOutput(fmt, lambda: render_rules(report.round), output, show_info=show_info, details=details or None,
                      console=err)(report)
     except MlpcError as exc:
         _fail(str(exc))

@@ -8,6 +8,8 @@ from __future__ import annotations
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
+from checker.cli_values import light_values
+
 
 def _no_type(ctx) -> None:
     return None
@@ -24,11 +26,14 @@ class _PlainHelp:
                     param.metavar = param.name.upper()
                 # the name column already shows NAME: no "<str>" type column beside it
                 param.display_type_rich = _no_type  # type: ignore[method-assign]
+        light_values(self.params)  # and no pydantic at start-up (checker/cli_values.py)
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
         if option is not None and option.metavar is None:
             option.metavar = ""
+        if option is not None:
+            light_values([option])
         return option
 
     def collect_usage_pieces(self, ctx) -> list[str]:

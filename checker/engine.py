@@ -20,6 +20,7 @@ from checker.checks.base import Check
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree
 from checker.models.rules import RoundRules
+from checker.profiles import PROFILES, Profile  # noqa: F401 (the engine's callers import them from here)
 from checker.registry import ALL_CHECKS
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF",  # a scenario counts as run once these pass (official D5)
@@ -33,25 +34,6 @@ def applies(check: Check, ctx, rules: RoundRules) -> bool:
     if endpoint is None:
         return True
     return check.code.startswith("EP") or (rules.endpoint is not None and check.code in rules.endpoint.also_run)
-
-
-@dataclasses.dataclass(frozen=True)
-class Profile:
-    name: str = "default"
-    # severity overrides applied on top of the round file (smoke relaxes run-length checks); a round file may
-    # add its own for a profile (`profiles:`: the official profile of v6.0)
-    overrides: tuple[tuple[str, str], ...] = ()
-
-
-# default: the rules, as the round file grades them; official: the round's official checker's verdicts where
-# they knowingly differ from the rules (the round file's profiles.official); smoke: short test runs
-PROFILES = {
-    "default": Profile(),
-    "official": Profile("official"),
-    "smoke": Profile("smoke", (("PF001", "info"), ("PF006", "info"), ("PF009", "info"), ("PF010", "info"),
-                               ("PF004", "info"), ("PF008", "info"), ("AC001", "info"), ("AC005", "info"),
-                               ("AC009", "info"))),
-}
 
 
 _SEVERITIES: dict[tuple[int, Profile], tuple[RoundRules, dict[str, Severity]]] = {}

@@ -24,11 +24,12 @@ from checker.checks.memo import forget
 from checker.context import RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.engine import PROFILES, Profile, plan_for, run_checks, _run_step
+from checker.finish import count_round_findings, new_report
 from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, counts_as, shared
+from checker.report import Report, ResultSummary, shared
 from checker.summary import findings_by_result, summarise
 
 SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
@@ -226,15 +227,7 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
                 _run_step(step, round_ctx, rules, found, scope_of=lambda f: f.result_id or "")
             if round_key is not None:
                 unit_cache.store("rounds", round_key, found)
-        by_id = {s.id: s for s in summaries}
-        for f in found:
-            target = by_id.get(f.result_id or "")
-            kind = counts_as(f)
-            if target is not None and kind == "error":
-                by_id[target.id] = dataclasses.replace(target, valid=False, errors=target.errors + 1)
-            elif target is not None and kind == "warning":
-                by_id[target.id] = dataclasses.replace(target, warnings=target.warnings + 1)
-        summaries = list(by_id.values())
+        summaries = count_round_findings(summaries, found)
         findings += found
         forget()  # what the round checks remembered of the round
     # root and division findings fail the run (exit status) but leave every result's verdict alone
@@ -242,14 +235,7 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
         findings = spool.view([*batches, spool.add(findings, len(start.units) + 1)])
     else:
         findings.sort(key=lambda f: f.sort_key())
-    from checker.loaders.fingerprint import checker_fingerprint, version
-
-    report = Report(root=root, round=rules.round, round_reason=round_reason, profile=prof.name,
-                    findings=findings, checks_run=len(checks), tool_version=version(),
-                    fingerprint=checker_fingerprint())
-    report.results = sorted(summaries, key=lambda s: s.id)
-    report.elapsed_s = time.perf_counter() - started if started is not None else 0.0
-    return report
+    return new_report(root, rules.round, round_reason, prof.name, findings, len(checks), summaries, started)
 
 
 def check_tree(path: str, rules: RoundRules, round_reason: str = "", profile: str = "default",

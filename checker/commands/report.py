@@ -110,10 +110,18 @@ class ReportOutput:
 
     def __init__(self, fmt: str, rules, output: str | None, show_info: bool = False, details: bool | None = None,
                  waivers=None, console: Console | None = None):
-        self.fmt, self.rules, self.output = fmt, rules, output
+        """``rules``: the round's rules, or a function that loads them (called only when the format or the
+        waivers need them: the JSON and text reports do not, and a warm re-check then loads no round file)."""
+        self.fmt, self._rules, self.output = fmt, rules, output
         self.show_info, self.details, self.waivers = show_info, details, waivers
         self.console = console or _err()
         self.last = None
+
+    @property
+    def rules(self):
+        if callable(self._rules):
+            self._rules = self._rules()
+        return self._rules
 
     def __call__(self, report, status: str | None = None) -> None:
         self.write(self.prepare(report), status)
@@ -134,7 +142,8 @@ class ReportOutput:
 
             rendered = json_report.chunks(report)
         else:
-            rendered = render_format(report, self.fmt, self.rules, show_info=self.show_info, details=self.details,
+            rules = self.rules if self.fmt in ("csv", "sarif") else None  # the only formats that read them
+            rendered = render_format(report, self.fmt, rules, show_info=self.show_info, details=self.details,
                                      width=output_width(160, to_terminal=False if self.output else None))
         if self.output:
             write_report(self.output, rendered)

@@ -50,7 +50,7 @@ def data_digest(folder: str) -> str:
 def data_folders_digest() -> str:
     """The digest of the ``rules/`` and ``audits/`` data ("none" for a missing folder)."""
     from checker.diagnostics import MlpcError
-    from checker.loaders.rules import data_dir
+    from checker.loaders.data_files import data_dir
 
     parts = []
     for name in ("rules", "audits"):

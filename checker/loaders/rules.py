@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path
 
 import yaml
 from pydantic import ValidationError
@@ -12,19 +11,7 @@ from pydantic import ValidationError
 from checker.diagnostics import MlpcError
 from checker.models.rules import RoundRules
 from checker.loaders import yaml_text
-
-
-def data_dir(name: str) -> Path:
-    """Locate a data folder (rules, schemas, audits) in a source checkout or an installed wheel."""
-    here = Path(__file__).resolve().parent.parent
-    for candidate in (here.parent / name, here / "_data" / name):
-        if candidate.is_dir():
-            return candidate
-    raise MlpcError(f"data folder '{name}' not found next to the checker package")
-
-
-def available_rounds() -> list[str]:
-    return sorted(p.stem for p in data_dir("rules").glob("v*.yaml"))
+from checker.loaders.data_files import available_rounds, data_dir  # noqa: F401 (imported from here too)
 
 
 @lru_cache(maxsize=16)

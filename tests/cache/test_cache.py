@@ -225,14 +225,14 @@ def test_a_failing_cache_is_a_warning_and_a_plain_check(tree, tmp_path, monkeypa
 
 
 def test_a_loader_crash_is_tl001_not_a_cache_problem(tree, tmp_path, monkeypatch):
-    import checker.cached as cached
+    import checker.loaders.tree as loaders_tree
     import checker.pipeline as pipeline
 
     def crash(*args):
         raise RuntimeError("loader bug")
 
     monkeypatch.setattr(pipeline, "load_submitter", crash)  # the plain way
-    monkeypatch.setattr(cached, "load_submitter", crash)  # and the way through the cache
+    monkeypatch.setattr(loaders_tree, "load_submitter", crash)  # and the way through the cache (imported on use)
     report = _check(tree, ResultCache(str(tmp_path / "c")))
     assert [f.code for f in report.findings] == ["TL001"]
 
