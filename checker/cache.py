@@ -19,7 +19,8 @@ Four kinds of entries. Outputs are keyed by digests of file *contents*, never by
 * **quick**: a pointer from the stat fields of a unit's folders and files (names, modes, sizes, mtimes,
   ctimes, inodes) to the unit key computed from that same state, so that an unchanged unit is found
   without opening its digest memo or building its key; the same trust in stat fields as the digest memo.
-  The **stats** entry under the same key holds those stat fields themselves (``stat_manifest``).
+  The **stats** entry under the same key names those folders and files (``outline``), so that their
+  stat fields can be read again (``restat``) and the key computed again without walking the folders.
 * **trees** (``checker.warm``): what a whole check of one tree needs besides its units' entries — the
   round and the reason it was chosen, the salt, the root and division findings, the units with their
   stat keys, and the stat fields of the folders and files outside the units — found by the tree's path,
@@ -401,23 +402,36 @@ def stat_manifest(root: str, rel_dir: str = "", skip: frozenset = frozenset()) -
     return manifest
 
 
-def unchanged(manifest: list) -> bool:
-    """Whether every folder and file of a :func:`stat_manifest` still has the recorded stat fields
-    (then nothing below the recorded folders changed); False at the first difference or error."""
+def outline(manifest: list) -> list:
+    """What a :func:`stat_manifest` names, without the stat fields: ``(folder path, (file name, ...))`` per
+    folder, in its order (what is kept to look at the same folders and files again, with :func:`restat`)."""
+    return [(folder, tuple(name for name, _ in files)) for folder, _, files in manifest]
+
+
+def restat(names: list) -> list | None:
+    """The :func:`stat_manifest` of the folders and files an :func:`outline` names, as they are now; None
+    when one of them is gone or unreadable (or the outline is damaged). Equal to the manifest the outline
+    was taken from exactly when none of them changed, and (by the folders' fields) none was added."""
     lstat = os.lstat
+    manifest = []
     try:
-        for folder, fields, files in manifest:
+        for folder, files in names:
             st = lstat(folder)
-            if (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev) != fields:
-                return False
             prefix = folder + "/"
-            for name, fields in files:
-                st = lstat(prefix + name)
-                if (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev) != fields:
-                    return False
-    except (OSError, TypeError, ValueError):  # gone, or a damaged record
-        return False
-    return True
+            found = []
+            for name in files:
+                item = lstat(prefix + name)
+                found.append((name, (item.st_mode, item.st_size, item.st_mtime_ns, item.st_ctime_ns, item.st_ino,
+                                     item.st_dev)))
+            manifest.append((folder, (st.st_mode, st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev),
+                             tuple(found)))
+    except (OSError, TypeError, ValueError):
+        return None
+    return manifest
+
+
+def manifest_digest(manifest: list) -> str:
+    return hashlib.sha256(pickle.dumps(manifest, protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
 
 
 def stat_key(salt: str, root: str, rel_dir: str, manifest: list | None = ...) -> str | None:
@@ -429,7 +443,7 @@ def stat_key(salt: str, root: str, rel_dir: str, manifest: list | None = ...) ->
         manifest = stat_manifest(root, rel_dir)
     if manifest is None:
         return None
-    return hashlib.sha256(pickle.dumps([salt, rel_dir, manifest], protocol=pickle.HIGHEST_PROTOCOL)).hexdigest()
+    return manifest_digest([salt, rel_dir, manifest])
 
 
 def _digest(parts: list) -> str:

@@ -120,7 +120,7 @@ def unit_stat_key(cache, root: str, sub_rel: str) -> str | None:
     manifest = store.stat_manifest(root, sub_rel)
     quick = store.stat_key(cache.salt, root, sub_rel, manifest)
     if quick and not cache.has("stats", quick):
-        cache.store("stats", quick, manifest)
+        cache.store("stats", quick, store.outline(manifest))
     cache.quick_keys[sub_rel] = quick
     return quick
 

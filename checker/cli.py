@@ -8,9 +8,8 @@ from enum import Enum
 from typing import Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
 
+from checker.cli_console import LazyConsole
 from checker.diagnostics import MlpcError
 
 app = typer.Typer(
@@ -22,7 +21,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-err = Console(stderr=True)
+err = LazyConsole(stderr=True)  # rich is imported when a message needs it (checker/cli_console.py)
 
 
 class Format(str, Enum):
@@ -55,6 +54,8 @@ def _main(show_version: bool = typer.Option(False, "--version", callback=_versio
 
 
 def _fail(message: str) -> None:
+    from rich.markup import escape
+
     err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
 
@@ -184,6 +185,8 @@ def list_checks(round: Optional[str] = typer.Option(None, "--round", "-r", help=
         return
     from checker.commands.terminal import output_width
     from checker.reporters.checks_table import terminal_table
+
+    from rich.console import Console
 
     width = output_width(200)
     Console(width=width).print(terminal_table(ALL_CHECKS, TOOL_CODES, all_rules, width))

@@ -58,7 +58,7 @@ def remember(cache, path: str, round_option: str | None, profile: str, start, ou
     cache.store("trees", tree_key(path, round_option, profile), {
         "root": root, "real_root": os.path.realpath(root), "round": rules.round, "reason": reason,
         "salt": cache.salt, "profile": profile, "checks_run": checks_run, "findings": list(start.findings),
-        "units": units, "top": top})
+        "units": units, "top": store.outline(top), "top_digest": store.manifest_digest(top)})
 
 
 def warm_report(path: str, round_option: str | None, profile: str, cache, progress=None, spool=None,
@@ -66,7 +66,7 @@ def warm_report(path: str, round_option: str | None, profile: str, cache, progre
     """The report of an unchanged tree from ``cache`` alone, or None (check the usual way). On None the
     cache is left as the usual way expects it (unbound, no stats), keeping the warnings met."""
     entry = cache.load("trees", tree_key(path, round_option, profile)) if cache.persist_memo else None
-    if not _well_formed(entry) or not store.unchanged(entry["top"]):
+    if not _well_formed(entry) or _digest(store.restat(entry["top"])) != entry["top_digest"]:
         return None
     real_dir = os.path.realpath(cache.directory)
     if real_dir == entry["real_root"] or real_dir.startswith(entry["real_root"] + os.sep):
@@ -88,8 +88,9 @@ def _from_entries(entry: dict, cache, progress, spool, started) -> Report | None
     digests: list[str] = []
     tables: dict = {}
     for place, (division, submitter, quick) in enumerate(units, 1):
-        manifest = cache.load("stats", quick)
-        if not isinstance(manifest, list) or not store.unchanged(manifest):
+        names = cache.load("stats", quick)
+        if not isinstance(names, list) or store.stat_key(cache.salt, "", f"{division}/{submitter}",
+                                                          store.restat(names)) != quick:
             return None
         pointer = cache.load("quick", quick)
         hit = unit_hit(cache, pointer) if isinstance(pointer, str) else None
@@ -118,9 +119,14 @@ def _from_entries(entry: dict, cache, progress, spool, started) -> Report | None
                       entry["checks_run"], summaries, started)
 
 
+def _digest(manifest: list | None) -> str | None:
+    return store.manifest_digest(manifest) if manifest is not None else None
+
+
 def _well_formed(entry) -> bool:
     return (isinstance(entry, dict)
-            and all(isinstance(entry.get(k), str) for k in ("root", "real_root", "round", "reason", "salt", "profile"))
+            and all(isinstance(entry.get(k), str) for k in ("root", "real_root", "round", "reason", "salt", "profile",
+                                                             "top_digest"))
             and isinstance(entry.get("checks_run"), int) and isinstance(entry.get("top"), list)
             and isinstance(entry.get("findings"), list) and all(isinstance(f, Finding) for f in entry["findings"])
             and isinstance(entry.get("units"), list)

@@ -25,10 +25,12 @@ import sys
 import tempfile
 from enum import Enum
 from collections.abc import Iterable
-from typing import NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn, Optional
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 import typer
-from rich.console import Console
 
 from checker.atomic_file import replace_file
 from checker.diagnostics import MlpcError, Severity
@@ -45,6 +47,8 @@ class ProfileName(str, Enum):
 
 
 def _err() -> Console:
+    from rich.console import Console
+
     return Console(stderr=True, highlight=False, soft_wrap=True)
 
 
@@ -151,6 +155,8 @@ class ReportOutput:
                                soft_wrap=True, markup=False, highlight=False)
             return
         if status is not None and sys.stdout.isatty():
+            from rich.console import Console
+
             Console().clear()
         sys.stdout.writelines(rendered)
         sys.stdout.flush()

@@ -23,3 +23,4 @@ def output_width(fallback: int, to_terminal: bool | None = None) -> int:
         except (OSError, ValueError):
             pass
     return fallback
+

@@ -8,13 +8,25 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from functools import lru_cache
 
 
 @lru_cache(maxsize=1)
 def version() -> str:
     """The installed mlpc version, or "source" when run from a checkout that is not installed (looked up
-    once per process: the package metadata scan costs tens of milliseconds)."""
+    once per process). Read from the name of the installed distribution's metadata folder
+    (``mlpc-<version>.dist-info`` on ``sys.path``, the folder importlib.metadata reads, whose import alone
+    costs 25-50 ms, a tenth of a warm re-check); through importlib.metadata when there is none."""
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            stem, dot, kind = name.rpartition(".")
+            if kind == "dist-info" and dot and stem.lower().startswith("mlpc-") and "-" not in stem[5:]:
+                return stem[5:]
     try:
         from importlib.metadata import PackageNotFoundError, version as installed
 
