@@ -5,7 +5,7 @@
     python benchmarks/bench_power.py ../shared/real_submissions/v5.1 --round v5.1 --repeat 20
 
 The tree is loaded once; then, ``--repeat`` times over every power result: the power part of the
-loader (`checker.loaders.tree._power`: reading and parsing spl.txt, the PTD log and the session
+loader (`checker.loaders.power.load_power`: reading and parsing spl.txt, the PTD log and the session
 files; the ranging detail log is parsed there too), the PW checks (`checker.checks.power`, the PTD
 log walk included) and the power metric of the summary. Prints CPU milliseconds (user+sys of this
 process, best repeat) per stage and per power result, and the number of PW findings (which must not
@@ -26,6 +26,7 @@ from checker.checks.memo import forget  # noqa: E402
 from checker.loaders import tree as tree_loader  # noqa: E402
 from checker.loaders.fs import Sandbox  # noqa: E402
 from checker.loaders.loadgen_log import forget_logs  # noqa: E402
+from checker.loaders.power import load_power  # noqa: E402
 from checker.loaders.rules import load_rules  # noqa: E402
 from checker.metrics.power import PowerError, average_power  # noqa: E402
 
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         forget_logs()
         start = _cpu()
         for result in results:
-            tree_loader._power(box, f"{result.rel}/performance")
+            load_power(box, f"{result.rel}/performance", tree_loader.parse_log)
         best["load"] = min(best["load"], _cpu() - start)
         forget()
         start = _cpu()

@@ -14,6 +14,7 @@ from checker.loaders.fs import Listing
 from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
 from checker.metrics.power import SplParse
+from checker.metrics.ptd_read import PtdLog
 
 
 @dataclass(frozen=True)
@@ -158,7 +159,7 @@ class PowerCtx:
     run_spl_error: str | None = None  # why run_1/spl.txt could not be read
     ranging_samples: SplParse | None = None  # ranging/spl.txt, parsed
     ranging_detail: ParsedLog | None = None
-    ptd_log: str | None = None
+    ptd_log: PtdLog | None = None  # ptd_logs.txt, read (None when absent or unreadable)
     client_json: Any = None
     server_json: Any = None
     json_errors: dict[str, str] = field(default_factory=dict)

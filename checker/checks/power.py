@@ -85,7 +85,7 @@ def _state(ctx, rules) -> _State:
         except (TypeError, ValueError):
             offset = 0.0
         p = rules.power
-        scan = ptd_log.scan_ptd_log(power.ptd_log, str(server.get("session_name")), offset, begin, end,
+        scan = ptd_log.walk_ptd_log(power.ptd_log, str(server.get("session_name")), offset, begin, end,
                                     p.time_delta_tolerance_ms, p.ptd_common_ranging_errors,
                                     p.ptd_testing_errors_as_warnings, p.ptd_uncertainty_error_pattern)
     state = _State(run_spl, ranging_spl, run_window, ranging_window, client, server, scan)

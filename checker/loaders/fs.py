@@ -157,13 +157,17 @@ class Sandbox:
         except OSError as exc:
             return None, f"cannot read file: {exc.strerror or exc}"
 
-    def read_text(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[str | None, str | None]:
+    def read_text_bytes(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[bytes | None, str | None]:
+        """The bytes of a file ``read_text`` would read (a text file: no NUL in its first 64 KiB), for
+        parsers that work on bytes and decode only what they keep."""
         raw, error = self.read_bytes(rel, limit)
-        if raw is None:
-            return None, error
-        if b"\x00" in raw[:65536]:
+        if raw is not None and b"\x00" in raw[:65536]:
             return None, "file is binary (contains NUL bytes)"
-        return raw.decode("utf-8", errors="replace"), None
+        return raw, error
+
+    def read_text(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[str | None, str | None]:
+        raw, error = self.read_text_bytes(rel, limit)
+        return (None, error) if raw is None else (raw.decode("utf-8", errors="replace"), None)
 
     def read_json(self, rel: str, limit: int = 4 * 1024 * 1024) -> tuple[object, str | None]:
         value, error, _ = self.read_json_keys(rel, limit)

@@ -15,7 +15,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from checker.context import (
-    AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue, PowerCtx,
+    AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue,
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
 from checker.loaders.accuracy_log import (
@@ -24,8 +24,8 @@ from checker.loaders.accuracy_log import (
 )
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
+from checker.loaders.power import load_power
 from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text, remember
-from checker.metrics.power import parse_spl
 from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
@@ -267,31 +267,6 @@ def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
                        image_names=images, **facts)
 
 
-def _power(box: Sandbox, perf_rel: str) -> PowerCtx | None:
-    power_rel = f"{perf_rel}/power"
-    if not box.is_dir(power_rel):
-        return None
-    power_listing = box.listing(power_rel)
-    ranging_rel = f"{perf_rel}/ranging"
-    run_spl, run_spl_err = box.read_text(f"{perf_rel}/run_1/spl.txt", limit=64 * 1024 * 1024)
-    ranging_spl, _ = box.read_text(f"{ranging_rel}/spl.txt", limit=64 * 1024 * 1024)
-    ptd, _ = box.read_text(f"{power_rel}/ptd_logs.txt", limit=64 * 1024 * 1024)
-    errors: dict[str, str] = {}
-    client, err, client_dups = box.read_json_keys(f"{power_rel}/client.json", limit=32 * 1024 * 1024)
-    if err:
-        errors["client.json"] = err
-    server, err, server_dups = box.read_json_keys(f"{power_rel}/server.json", limit=32 * 1024 * 1024)
-    if err:
-        errors["server.json"] = err
-    dups = tuple((f"{power_rel}/client.json", d) for d in client_dups) + tuple(
-        (f"{power_rel}/server.json", d) for d in server_dups)
-    return PowerCtx(rel=power_rel, power_listing=power_listing, ranging_listing=box.listing(ranging_rel),
-                    run_samples=parse_spl(run_spl) if run_spl is not None else None, run_spl_error=run_spl_err,
-                    ranging_samples=parse_spl(ranging_spl) if ranging_spl is not None else None,
-                    ranging_detail=parse_log(box, f"{ranging_rel}/mlperf_log_detail.txt"), ptd_log=ptd,
-                    client_json=client, server_json=server, json_errors=errors, json_duplicates=dups)
-
-
 def _code_exists(box: Sandbox, sub_rel: str, system: str, model_dir: str, impl: str | None,
                  rules: RoundRules) -> tuple[str, bool]:
     layout = rules.layout
@@ -505,7 +480,7 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     system = sys_ctx.system
     rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
     perf_rel = f"{rel}/performance"
-    power = _power(box, perf_rel)
+    power = load_power(box, perf_rel, parse_log)
     layout = rules.layout
     meas = _measurements(box, layout.path(layout.measurements, sub_rel, system, model_dir, scenario_dir), system,
                          scenario_dir, rules, want_power=power is not None)

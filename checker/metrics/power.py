@@ -182,6 +182,22 @@ def word_view(data: bytes, pad: int = 8):
     return np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
 
 
+#: Bytes scanned per numpy call by ``offsets_where``: its temporaries stay small (in cache, and
+#: reused by the allocator instead of fresh pages for every log).
+SCAN_CHUNK = 65536
+
+
+def offsets_where(buf, test):
+    """The offsets ``i`` of a uint8 array where ``test`` (a vectorised predicate on a slice) is true,
+    scanned in ``SCAN_CHUNK`` slices."""
+    import numpy as np
+
+    if len(buf) <= SCAN_CHUNK:
+        return np.flatnonzero(test(buf))
+    return np.concatenate([np.flatnonzero(test(buf[lo:lo + SCAN_CHUNK])) + lo
+                           for lo in range(0, len(buf), SCAN_CHUNK)])
+
+
 @dataclass(frozen=True)
 class StampColumns:
     """`MM-DD-YYYY HH:MM:SS?fff` stamps decoded column-wise (numpy arrays)."""
@@ -190,11 +206,14 @@ class StampColumns:
     minutes: Any  # per shaped offset: epoch of its minute (float, as minute_epoch gives it); None if one is impossible
     seconds: Any  # per shaped offset
     millis: Any  # per shaped offset
+    run: Any = None  # per shaped offset: index of its minute in ``prefixes``
+    prefixes: tuple[str, ...] = ()  # the `MM-DD-YYYY HH:MM` text of each run of equal minutes, in order
 
 
-def stamp_columns(text: str, words, offsets) -> StampColumns:
-    """Decode the stamps starting at ``offsets`` (numpy int array) of an ASCII ``text``: thousands of
-    log lines at once. ``words`` is ``word_view`` of the text's bytes. Each distinct minute goes through
+def stamp_columns(data: bytes, words, offsets) -> StampColumns:
+    """Decode the stamps starting at ``offsets`` (numpy int array) of ASCII bytes ``data``: thousands of
+    log lines at once. ``words`` is ``word_view`` of ``data``. The minute of each run of consecutive
+    stamps with the same minute (a log is in time order: one run per minute) goes through
     ``minute_epoch``, so the values are those of the line-by-line parsers."""
     import numpy as np  # only power results need it; kept out of start-up
 
@@ -212,17 +231,19 @@ def stamp_columns(text: str, words, offsets) -> StampColumns:
     seconds = (low >> 16 & 0xF) * 10 + (low >> 24 & 0xF)
     millis = (low >> 40 & 0xF) * 100 + (low >> 48 & 0xF) * 10 + (low >> 56 & 0xF)
     if not len(w0):
-        return StampColumns(shaped, np.zeros(0), seconds, millis)
+        return StampColumns(shaped, np.zeros(0), seconds, millis, np.zeros(0, dtype=np.int32))
     # the 16 bytes of the minute (`MM-DD-YYYY HH:MM`), digits or fixed separators, as 16 nibbles
     key = _pack_nibbles(w0 & nibbles) << np.uint64(32) | _pack_nibbles(w1 & nibbles)
-    _, first, which = np.unique(key, return_index=True, return_inverse=True)
-    bases = []
-    for start in offsets[shaped][first].tolist():
-        epoch = minute_epoch(text[start:start + 16])
-        if epoch is None:
-            return StampColumns(shaped, None, seconds, millis)
-        bases.append(epoch)
-    return StampColumns(shaped, np.array(bases, dtype=np.float64)[which], seconds, millis)
+    change = np.flatnonzero(key[1:] != key[:-1]) + 1
+    prefixes = tuple(data[start:start + 16].decode("ascii")
+                     for start in offsets[shaped][np.concatenate(([0], change))].tolist())
+    bases = [minute_epoch(prefix) for prefix in prefixes]
+    step = np.zeros(len(key), dtype=np.int32)
+    step[change] = 1
+    run = np.cumsum(step, dtype=np.int32)
+    if None in bases:
+        return StampColumns(shaped, None, seconds, millis, run, prefixes)
+    return StampColumns(shaped, np.array(bases, dtype=np.float64)[run], seconds, millis, run, prefixes)
 
 
 def _pack_nibbles(x):
@@ -234,30 +255,87 @@ def _pack_nibbles(x):
     return (x | (x >> np.uint64(16))) & np.uint64(0x00000000FFFFFFFF)
 
 
+def decimals(data: bytes, starts, ends) -> list[float] | None:
+    """``float`` of each field ``data[starts[i]:ends[i]]`` (numpy int arrays), vectorised for the form
+    PTD writes (`123.456000`: digits, a dot, as many decimals as the first field has, at most 15 digits
+    in all): the digits are read as one integer and divided by a power of ten, which IEEE division
+    rounds correctly, so the value is the one ``float`` gives. Other fields go through ``float``
+    itself; None when one of them is not a number."""
+    import numpy as np
+
+    if not len(starts):
+        return []
+    lengths = ends - starts
+    width = int(lengths.max())
+    first = data[int(starts[0]):int(ends[0])]
+    frac = len(first) - 1 - first.find(b".")
+    if width > 16 or frac > len(first) - 2 or frac < 1:
+        return _floats(data, starts, ends, range(len(starts)))
+    columns = np.arange(width)
+    chars = np.frombuffer(data, dtype=np.uint8)[np.maximum(ends[:, None] - width + columns, 0)]  # right-aligned
+    values = chars.astype(np.int64) - 48
+    inside = columns >= (width - lengths)[:, None]
+    dot = width - 1 - frac
+    digit = ((values >= 0) & (values <= 9)) | ~inside
+    digit[:, dot] = chars[:, dot] == 46
+    good = digit.all(axis=1) & (lengths >= frac + 2)  # a digit before the dot
+    values[~inside] = 0
+    values[:, dot] = 0
+    weights = np.array([10 ** (width - 1 - j - (j < dot)) if j != dot else 0 for j in range(width)], dtype=np.int64)
+    out = ((values @ weights) / _TENS[frac]).tolist()
+    odd = np.flatnonzero(~good).tolist()
+    if odd:
+        redo = _floats(data, starts, ends, odd)
+        if redo is None:
+            return None
+        for i, value in zip(odd, redo):
+            out[i] = value
+    return out
+
+
+#: 1, 10, ... 1e16, each read from its decimal form (exact).
+_TENS = tuple(float(f"1e{k}") for k in range(17))
+
+
+def _floats(data: bytes, starts, ends, which) -> list[float] | None:
+    begin, end = starts.tolist(), ends.tolist()
+    try:
+        return [float(data[begin[i]:end[i]]) for i in which]
+    except ValueError:
+        return None
+
+
 #: A record line starts `Time,<stamp>,` (29 characters); the stamp sits at offset 5.
 _HEAD = 29
 _TIME = int.from_bytes(b"Time,", "little")
 
 
-def _parse_spl_fast(text: str) -> SplParse | None:
+def newline(part):
+    return part == 10
+
+
+def _comma(part):
+    return part == 44
+
+
+def _parse_spl_fast(text: bytes | str) -> SplParse | None:
     """The common case, vectorised with numpy over the bytes of the file: every line a well-formed
     record (`Time,<stamp>,<field>,<watts>[,...]`, seconds 00-59), ASCII only, "\n" or "\r\n" line
     ends, blank lines only at the end. None when anything else is in the file (the line-by-line
-    path then reads it). Watts are converted by ``float`` itself and the stamps by ``stamp_columns``,
+    path then reads it). Watts are converted by ``decimals`` and the stamps by ``stamp_columns``,
     so the values are exactly those of the line-by-line path."""
-    body = text.rstrip("\r\n")  # PTD ends the file with a blank line
-    if not body or not body.isascii():
+    body = text.rstrip("\r\n").encode("utf-8", "surrogatepass") if isinstance(text, str) else text.rstrip(b"\r\n")
+    if not body or not body.isascii():  # PTD ends the file with a blank line
         return None
-    if "\r" in body:
-        body = body.replace("\r\n", "\n")
-        if "\r" in body:  # a "\r" that does not end a line
+    if b"\r" in body:
+        body = body.replace(b"\r\n", b"\n")
+        if b"\r" in body:  # a "\r" that does not end a line
             return None
     import numpy as np  # only power results need it; kept out of start-up
 
-    data = body.encode("ascii")
-    buf = np.frombuffer(data, dtype=np.uint8)
-    words = word_view(data, _HEAD)
-    breaks = np.flatnonzero(buf == 10)
+    buf = np.frombuffer(body, dtype=np.uint8)
+    words = word_view(body, _HEAD)
+    breaks = offsets_where(buf, newline)
     starts = np.concatenate(([0], breaks + 1))
     ends = np.concatenate((breaks, [len(buf)]))
     if int((ends - starts).min()) < _HEAD:
@@ -269,7 +347,7 @@ def _parse_spl_fast(text: str) -> SplParse | None:
     if not stamps.shaped.all() or stamps.minutes is None or (stamps.seconds > 59).any():
         return None
     # field 2 runs to the next comma on the line; watts (field 3) from there to the comma after or the line end
-    commas = np.flatnonzero(buf == 44)
+    commas = offsets_where(buf, _comma)
     at = np.searchsorted(commas, starts + _HEAD)  # index of the comma after field 2
     if int(at.max()) >= len(commas):
         return None
@@ -277,19 +355,21 @@ def _parse_spl_fast(text: str) -> SplParse | None:
     if (field_end >= ends).any():
         return None
     after = np.append(commas, len(buf))[at + 1]
-    watt_ends = np.minimum(after, ends)
-    try:
-        watts = tuple(map(float, [body[a:b] for a, b in zip((field_end + 1).tolist(), watt_ends.tolist())]))
-    except ValueError:  # a watts field that is not a number
+    watts = decimals(body, field_end + 1, np.minimum(after, ends))
+    if watts is None:  # a watts field that is not a number
         return None
     us = (stamps.minutes.astype(np.int64) * 1_000_000 + stamps.seconds * 1_000_000 + stamps.millis * 1000)
-    return SplParse(tuple(us.tolist()), watts, tuple(range(1, len(starts) + 1)),
+    return SplParse(tuple(us.tolist()), tuple(watts), tuple(range(1, len(starts) + 1)),
                     ordered=bool((us[1:] >= us[:-1]).all()))
 
 
-def parse_spl(text: str) -> SplParse:
-    fast = _parse_spl_fast(text) if text else None
-    return fast if fast is not None else _parse_spl_lines(text)
+def parse_spl(data: bytes | str) -> SplParse:
+    """A `spl.txt` from its bytes (decoded as UTF-8 with replacement where the line-by-line path needs
+    text) or its text."""
+    fast = _parse_spl_fast(data) if data else None
+    if fast is not None:
+        return fast
+    return _parse_spl_lines(data if isinstance(data, str) else data.decode("utf-8", errors="replace"))
 
 
 def _parse_spl_lines(text: str) -> SplParse:

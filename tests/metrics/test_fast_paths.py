@@ -18,7 +18,7 @@ from checker.audit import compliance
 from checker.audit import verify_tests as vt
 from checker.loaders.audit_spec import load_round_spec
 from checker.loaders import loadgen_log
-from checker.metrics import power, ptd_log
+from checker.metrics import power, ptd_log, ptd_read
 from tests.conftest import REAL
 
 SHARED = REAL  # the shared real data (tests/conftest.py; MLPC_SHARED moves it)
@@ -111,6 +111,37 @@ def test_spl_window_by_bisection_matches_scan(text, window):
             points = [low, *sorted(u for u in spl.us if low < u < high), high]
             assert [(power.to_us(g.start), power.to_us(g.end)) for g in power.coverage_gaps(spl, begin, end, 0.0)] \
                 == [(a, b) for a, b in zip(points, points[1:]) if b > a]
+
+
+_decimal = st.one_of(
+    st.builds(lambda whole, frac, places: f"{whole}.{frac:0{places}d}"[:None], st.integers(0, 10 ** 9),
+              st.integers(0, 10 ** 6 - 1), st.integers(6, 8)),  # the PTD form, some with 16+ digits
+    st.builds(lambda whole, places: f"{whole / 7:.{places}f}", st.integers(0, 10 ** 6), st.integers(0, 9)),
+    st.sampled_from(["0.000001", "00012.500000", "9.99e37", "-5.000000", "nan", "inf", "1_000.5", " 7.5", "7.",
+                     ".5", "1.2.3", "12", "", "x", "9007199254740993.0", "123456789012345.6"]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_decimal, min_size=1, max_size=8))
+@example(["537.000000", "1.000000", "1234567890.123456"])  # 16 digits: through float
+@example(["537.000000", "2.5", "12.000000"])  # another number of decimals than the first field
+def test_vectorised_decimals_are_float(fields):
+    import numpy as np
+
+    data = ",".join(fields).encode("ascii")
+    starts, at = [], 0
+    for field in fields:
+        starts.append(at)
+        at += len(field) + 1
+    starts = np.array(starts)
+    ends = starts + np.array([len(f) for f in fields])
+    try:
+        want = [float(f) for f in fields]
+    except ValueError:
+        assert power.decimals(data, starts, ends) is None
+        return
+    got = power.decimals(data, starts, ends)
+    assert repr(got) == repr(want)  # repr: nan equals itself there, and -0.0 differs from 0.0
 
 
 @settings(max_examples=300, deadline=None)
@@ -226,16 +257,16 @@ def test_test06_ends_only_matches_full_unpack(samples, scenario):
 
 def _scan_all_lines(text: str, *args):
     """The walk with every line as a candidate, one line at a time (the general path: neither the
-    vectorised index of ``_ascii_index`` nor the keyword filter of ``_candidate_lines``)."""
-    real_index, real_candidates = ptd_log._ascii_index, ptd_log._candidate_lines
+    vectorised reading of ``_read_fast`` nor the keyword filter of ``candidate_lines``)."""
+    real_fast, real_candidates = ptd_read._read_fast, ptd_read.candidate_lines
     lines = text.splitlines()
-    ptd_log._ascii_index = lambda t: None
-    ptd_log._candidate_lines = lambda t: (len(lines), [(n, line, ptd_log._MISS) for n, line in enumerate(lines, 1)],
+    ptd_read._read_fast = lambda data: None
+    ptd_read.candidate_lines = lambda t: (len(lines), list(enumerate(lines, 1)),
                                           [n for n, line in enumerate(lines, 1) if "\ufffd" in line])
     try:
         return ptd_log.scan_ptd_log(text, *args)
     finally:
-        ptd_log._ascii_index, ptd_log._candidate_lines = real_index, real_candidates
+        ptd_read._read_fast, ptd_read.candidate_lines = real_fast, real_candidates
 
 
 _PTD_ARGS = (["Can't evaluate uncertainty of this sample!", "Bad watts reading nan from "], ["USB."],
@@ -244,10 +275,15 @@ _PTD_ARGS = (["Can't evaluate uncertainty of this sample!", "Bad watts reading n
 
 def test_ptd_candidate_lines_on_published_logs():
     for path in _real("ptd_logs.txt"):
-        text = _read(path)
+        with open(path, "rb") as handle:
+            data = handle.read()
+        text = data.decode("utf-8", errors="replace")
+        assert ptd_read._read_fast(data) is not None, path  # every published log takes the vectorised reading
         for session, offset, begin, end in (("s", 0.0, None, None), ("s", 3600.0, 0.0, 4e9)):
             args = (session, offset, begin, end, 800, *_PTD_ARGS)
-            assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args), path
+            assert ptd_log.walk_ptd_log(ptd_read.read_ptd_log(data), *args) == _scan_all_lines(text, *args), path
+            careful = ptd_read.read_ptd_text(text, fast=False)
+            assert ptd_log.walk_ptd_log(careful, *args) == _scan_all_lines(text, *args), path
 
 
 _ptd_stamp = st.builds(lambda stamp, year: stamp.replace("-2024 ", f"-{year} "), _stamp,
@@ -274,39 +310,52 @@ def test_ptd_candidate_lines_match_full_walk(lines, eol):
 def test_ptd_stamp_check_never_misses_an_impossible_stamp(lines, eol):
     text = eol.join(lines)
     split = text.split("\n")
-    bad = any(ptd_log._stamp_epoch(line[:23]) is ptd_log._BAD for line in split)
+    bad = any(ptd_read.stamp_epoch(line[:23]) is ptd_read.BAD for line in split)
     if bad:
-        assert not ptd_log._stamps_all_valid(split)
+        assert not ptd_read.stamps_all_valid(split)
+
+
+def _walked(line: str, stamp) -> bool:
+    """The line is one the walk reacts to: any keyword line without a stamp; a stamped one when it
+    has an event, is a mark or `Completed test` line, or the uncertainty activation."""
+    if stamp is None:
+        return ptd_read.interesting(line)
+    _, mark, active, events = ptd_read.describe(line[23:], line[23:300])
+    return bool(events) or mark is not None or active
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(_ptd_line, max_size=15))
-@example(["07-25-2024 18:26:62.000: x"])  # one impossible field at a time
-@example(["02-29-2023 18:26:25.000: x"])
-@example(["07-25-0000 18:26:25.000: x"])
-@example(["07-25-2024 18:26:25x123: ERROR: x", "07-25-2024 18:26:25.12", "", "07-25-2024 18:26:25.123"])
-@example(["07-25-2024 18:26:25.123WARNING: x", "07-25-2024 18:26:25.123", "01-01-2024 00:00:00.000 Uncertainty"])
-def test_ptd_vectorised_stamps_match_per_line(lines):
-    text = "\n".join(lines)
+@given(st.lists(_ptd_line, max_size=15), st.sampled_from(["\n", "\r\n"]))
+@example(["07-25-2024 18:26:62.000: x"], "\n")  # one impossible field at a time
+@example(["02-29-2023 18:26:25.000: x"], "\n")
+@example(["07-25-0000 18:26:25.000: x"], "\n")
+@example(["07-25-2024 18:26:25x123: ERROR: x", "07-25-2024 18:26:25.12", "", "07-25-2024 18:26:25.123"], "\n")
+@example(["07-25-2024 18:26:25.123WARNING: x", "07-25-2024 18:26:25.123", "01-01-2024 00:00:00.000 Uncertainty"],
+         "\r\n")
+def test_ptd_vectorised_stamps_match_per_line(lines, eol):
+    text = eol.join(lines)
     split = text.split("\n")[:-1] if text.endswith("\n") else text.split("\n")
-    index = ptd_log._ascii_index(text)
-    want = [ptd_log._stamp_epoch(line[:23]) for line in split]
-    if any(w is ptd_log._BAD for w in want):
-        assert index is None
+    split = [line[:-1] if line.endswith("\r") else line for line in split]
+    log = ptd_read._read_fast(text.encode("utf-8"))
+    want = [ptd_read.stamp_epoch(line[:23]) for line in split]
+    if any(w is ptd_read.BAD for w in want) or any(len(line) > 19 and line[19] != "." and w is not None for line, w in zip(split, want)):
+        assert log is None  # an impossible stamp, or one the text of a line could not be rebuilt from
         return
-    if not text or not text.isascii() or any(c in text for c in "\x0b\x0c\x1c\x1d\x1e\r"):
+    if not text or not text.isascii() or any(c in text for c in "\x0b\x0c\x1c\x1d\x1e") or "\r" in text.replace("\r\n", ""):
+        assert log is None
         return
-    assert index is not None and index.lines_total == len(split)
-    got = {number: (line, t) for number, line, t in index.loose}
-    for rest, numbers, stamps in index.groups:
-        for number, t in zip(numbers.tolist(), stamps.tolist()):
-            assert index.line_text(number)[23:] == rest
-            got[number] = (index.line_text(number), t)
-    assert got == {n: (line, want[n - 1]) for n, line in enumerate(split, 1) if ptd_log._interesting(line)}
+    assert log is not None and log.lines_total == len(split)
+    got = {item.line: (item.text, item.stamp) for item in log.items}
+    for group in log.groups:
+        for i, (number, t) in enumerate(zip(group.numbers.tolist(), log.epochs(group).tolist())):
+            got[number] = (log.text(group, i), t)
+    assert set(got) == {n for n, line in enumerate(split, 1) if _walked(line, want[n - 1])}
+    for number, (line, t) in got.items():
+        assert (line, t) == (split[number - 1][:300], want[number - 1])
 
 
 _ptd_fast_line = st.one_of(  # lines the vectorised index takes: valid stamps, no odd line breaks
-    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _stamp.filter(lambda s: ptd_log._stamp_epoch(s) is not ptd_log._BAD),
+    st.builds(lambda stamp, msg: f"{stamp}: {msg}", _stamp.filter(lambda s: ptd_read.stamp_epoch(s) is not ptd_read.BAD),
               st.sampled_from([
                   "ERROR: Can't evaluate uncertainty of this sample!", "WARNING: Uncertainty unknown for the last sample!",
                   "WARNING: Uncertainty 1.52%, which is above 1.00% limit for the last sample!", "ERROR: USB.",
@@ -330,7 +379,35 @@ def test_ptd_vectorised_walk_matches_full_walk(lines, eol, tail, offset, begin, 
     args = ("s", offset, begin, end, 800, *_PTD_ARGS)
     assert ptd_log.scan_ptd_log(text, *args) == _scan_all_lines(text, *args)
     if text:
-        assert ptd_log._ascii_index(text) is not None  # the vectorised path was the one compared
+        assert ptd_read._read_fast(text.encode("ascii")) is not None  # the vectorised path was the one compared
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["ERROR: a", "ERROR: b", "WARNING: x" * 50, "ab", "", "WARNING: Uncertainty",
+                                 "ERROR: a" + " " * 300, "WARNING: Uncertainty 1.52%"]), max_size=12),
+       st.booleans())
+def test_same_text_groups_are_exact(texts, collide):
+    """Lines are grouped by exactly equal text, also when the hash collides (forced here)."""
+    import numpy as np
+
+    data = "\n".join(texts).encode("ascii")
+    begin = np.cumsum([0] + [len(t) + 1 for t in texts[:-1]]).astype(np.int64) if texts else np.zeros(0, np.int64)
+    length = np.array([len(t) for t in texts], dtype=np.int64)
+    real_unique = np.unique
+    if collide:  # every key the same: the word comparison must split the groups
+        def same_keys(key, **kwargs):
+            return real_unique(np.zeros_like(key), **kwargs)
+        np_unique, np.unique = np.unique, same_keys
+    try:
+        groups = ptd_read._same_text_groups(data, power.word_view(data, 48), begin, length)
+    finally:
+        np.unique = real_unique
+    got = sorted(tuple(g.tolist()) for g in groups if len(g))
+    want: dict[str, list[int]] = {}
+    for i, text in enumerate(texts):
+        want.setdefault(text, []).append(i)
+    assert got == sorted(tuple(v) for v in want.values())
 
 
 # --- mlperf_log_detail.txt ------------------------------------------------------------------------
