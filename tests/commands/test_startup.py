@@ -29,6 +29,12 @@ def test_check_imports_no_sub_command_module():
         assert lean["check_help"] == "PlainCommand"  # the same help style as with every command
 
 
+def test_version_imports_no_sub_command_module():
+    lean = _probe("/usr/bin/mlpc", "--version")
+    assert lean["modules"] == [] and lean["commands"] == ["check", "checks", "explain"], lean
+    assert "checker.commands.audit_run" in _probe("/usr/bin/mlpc", "--version", "report")["modules"]
+
+
 def test_other_invocations_get_every_command():
     for argv in (("/usr/bin/mlpc", "report", "x"), ("/usr/bin/mlpc", "--help"), ("/usr/bin/mlpc",),
                  ("/usr/bin/pytest", "check")):
