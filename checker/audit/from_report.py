@@ -46,7 +46,7 @@ comparison form of :func:`~checker.models.audit_inputs.normalise_text`) to the e
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pydantic import ValidationError
@@ -161,12 +161,17 @@ def _submission(division: str, submitter: str, system: str, fields: dict, result
         round=round_label, results=tuple(results))
 
 
-def submissions_from_summaries(summaries: Iterable, rules, *, valid_only: bool = True,
-                               divisions: Iterable[str] | None = None,
-                               round_label: str | None = None, folder_models: bool = False) -> FromReport:
-    """Group result summaries into Submissions (see the module docstring). ``divisions`` keeps only
-    those division folders; ``round_label`` defaults to ``rules.round``; ``folder_models`` names
-    every result by its model folder instead of the canonical model."""
+def _ignore(text: str) -> None:
+    pass
+
+
+def iter_submissions(summaries: Iterable, rules, notes: list[str] | None = None, *, valid_only: bool = True,
+                     divisions: Iterable[str] | None = None, round_label: str | None = None,
+                     folder_models: bool = False) -> Iterator[tuple[Submission, dict[tuple[str, str], str]]]:
+    """The Submissions of :func:`submissions_from_summaries` one at a time, in its order, each with the
+    engine id of its results by result key; what is left out is appended to ``notes`` (when given). A
+    caller that needs one Submission at a time holds no more than that one."""
+    note = notes.append if notes is not None else _ignore
     label = round_label if round_label is not None else getattr(rules, "round", None)
     keep = None if divisions is None else {normalise_text(d) for d in divisions}
     groups: dict[tuple[str, str, str], list] = {}
@@ -174,36 +179,47 @@ def submissions_from_summaries(summaries: Iterable, rules, *, valid_only: bool =
         if keep is not None and normalise_text(s.division) not in keep:
             continue
         groups.setdefault((s.division, s.submitter, s.system), []).append(s)
-    subs: list[Submission] = []
-    ids: dict[tuple[str, str, str], str] = {}
-    notes: list[str] = []
     for (division, submitter, system), rows in sorted(groups.items()):
         results: list[ScenarioResult] = []
         mine: dict[tuple[str, str], str] = {}
         for s in rows:
             if valid_only and not s.valid:
-                notes.append(f"{s.id}: left out, the result is invalid ({s.errors} error(s))")
+                note(f"{s.id}: left out, the result is invalid ({s.errors} error(s))")
                 continue
             built, why = scenario_result(s, rules, folder_models)
             if built is None:
-                notes.append(f"{s.id}: left out, {why}")
+                note(f"{s.id}: left out, {why}")
                 continue
             if built.key in mine:
-                notes.append(f"{s.id}: left out, {built.model} {built.scenario} is already given by "
+                note(f"{s.id}: left out, {built.model} {built.scenario} is already given by "
                              f"{mine[built.key]}")
                 continue
             mine[built.key] = s.id
             results.append(built)
         if not results and valid_only:
-            notes.append(f"{division}/{submitter}/{system}: left out, no valid result")
+            note(f"{division}/{submitter}/{system}: left out, no valid result")
             continue
         fields = dict(rows[0].system_fields)
         try:
             sub = _submission(division, submitter, system, fields, results, label)
         except ValidationError as exc:
-            notes.append(f"{division}/{submitter}/systems/{system}.json: left out, unusable system "
+            note(f"{division}/{submitter}/systems/{system}.json: left out, unusable system "
                          f"description ({exc.errors()[0]['msg']})")
             continue
+        yield sub, mine
+
+
+def submissions_from_summaries(summaries: Iterable, rules, *, valid_only: bool = True,
+                               divisions: Iterable[str] | None = None,
+                               round_label: str | None = None, folder_models: bool = False) -> FromReport:
+    """Group result summaries into Submissions (see the module docstring). ``divisions`` keeps only
+    those division folders; ``round_label`` defaults to ``rules.round``; ``folder_models`` names
+    every result by its model folder instead of the canonical model."""
+    subs: list[Submission] = []
+    ids: dict[tuple[str, str, str], str] = {}
+    notes: list[str] = []
+    for sub, mine in iter_submissions(summaries, rules, notes, valid_only=valid_only, divisions=divisions,
+                                      round_label=round_label, folder_models=folder_models):
         subs.append(sub)
         ids.update({(sub.id, *key): rid for key, rid in mine.items()})
     return FromReport(submissions=tuple(subs), result_ids=ids, notes=tuple(notes))
@@ -215,5 +231,5 @@ def submissions_from_report(report, rules, *, valid_only: bool = True, folder_mo
                                       round_label=getattr(rules, "round", None) or report.round)
 
 
-__all__ = ["FromReport", "model_name", "scenario_result", "submissions_from_report", "submissions_from_summaries",
-           "tokens_per_sample", "units_of"]
+__all__ = ["FromReport", "iter_submissions", "model_name", "scenario_result", "submissions_from_report",
+           "submissions_from_summaries", "tokens_per_sample", "units_of"]

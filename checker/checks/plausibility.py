@@ -17,76 +17,139 @@ mathematically equivalent fast algorithms and sparsity, and spec tables and syst
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
-from checker.audit.from_report import submissions_from_summaries
+from checker.audit.from_report import iter_submissions
 from checker.checks.base import check, finding
 from checker.checks.memo import per_context
 from checker.loaders.hardware import default_tables
-from checker.metrics.plausibility import Assessment, assess
+from checker.metrics.plausibility import Assessment, Peers, Place, Roofline, assess_result
 from checker.models.audit_inputs import Submission, normalise_text
 
 DETAIL_LOG = "performance/run_1/mlperf_log_detail.txt"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
+class _System:
+    """What the findings say of a system (one per Submission, shared by its results)."""
+
+    id: str
+    division: str
+    submitter: str
+    system_id: str
+    has_accelerator: bool
+    accelerator_count: int | None
+
+    @classmethod
+    def of(cls, s: Submission) -> _System:
+        return cls(s.id, s.division, s.submitter, s.system_id, s.has_accelerator, s.accelerator_count)
+
+
+@dataclass(slots=True)
 class _Row:
+    """One assessed result, as much of its :class:`Assessment` as a PL finding can say (the roofline only
+    when its utilisation is above the warning threshold), plus its peer and Server/Offline terms."""
+
     result_id: str
-    submission: Submission
-    assessment: Assessment
+    system: _System
+    model: str
+    scenario: str
+    value: float
+    units: str
+    accelerator: str
+    status: str
+    reason: str | None
+    unknown_hardware: bool
+    utilisation: float | None
+    roofline: Roofline | None
+    place: Place | None
+    per_accelerator: float | None = None
+    peer_ratio: float | None = None
+    peer_count: int = 0
+    server_offline_ratio: float | None = None
 
 
 @dataclass(frozen=True)
 class _Round:
     rows: tuple[_Row, ...]
     thresholds: object
-    offline: dict  # (submission id, model key) -> (value, result id)
+    offline: dict  # (submission id, model key) -> (value, units, result id)
+    any_assessed: bool
 
-    @property
-    def any_assessed(self) -> bool:
-        return any(r.assessment.status == "assessed" for r in self.rows)
+
+def _row(rid: str, system: _System, a: Assessment, place: Place, threshold: float, texts: dict) -> _Row:
+    """The row of one assessment; equal texts (names, units, reasons: the same for many results) are
+    held once through ``texts``."""
+    reason = texts.setdefault(a.reason, a.reason) if a.reason is not None else None
+    unknown = any(f.name == "unknown-hardware" for f in a.flags) or "ambiguous hardware" in (reason or "")
+    u = a.utilisation
+    return _Row(rid, system, sys.intern(a.model), sys.intern(a.scenario), a.value, sys.intern(a.units),
+                sys.intern(a.accelerator), a.status, reason, unknown, u,
+                a.roofline if u is not None and u > threshold else None, place)
+
+
+def _flagged(row: _Row, th) -> bool:
+    """Whether any PL check can report the row."""
+    return (row.status == "no-assessment" or (row.utilisation is not None and row.utilisation > th.utilisation_warning)
+            or (row.peer_ratio is not None and row.peer_ratio > th.peer_ratio_warning)
+            or (row.server_offline_ratio is not None and row.server_offline_ratio > th.server_offline_warning))
 
 
 @per_context
 def _round(ctx, rules) -> _Round:
     """The assessment of every closed valid result, computed once per RoundCtx (the five PL checks
-    share it; the pipeline forgets it when the round checks are done)."""
-    built = submissions_from_summaries(ctx.results, rules, valid_only=True, divisions=("closed",))
+    share it; the pipeline forgets it when the round checks are done). The Submissions are built and
+    assessed one at a time; what is kept of each result is a small :class:`_Row`, and after the peer
+    terms are known only the rows a check can report."""
     hardware, work = default_tables()
-    by_sub = {s.id: s for s in built.submissions}
-    offline = {}
-    for s in built.submissions:
-        for r in s.results:
+    th = work.thresholds
+    peers = Peers()
+    offline: dict = {}
+    rows: list[_Row] = []
+    texts: dict = {}
+    any_assessed = False
+    for sub, ids in iter_submissions(ctx.results, rules, valid_only=True, divisions=("closed",)):
+        system = _System.of(sub)
+        for r, place in zip(sub.results, peers.add(sub)):
+            rid = ids.get(r.key)
             if normalise_text(r.scenario) == "offline":
-                offline[(s.id, normalise_text(r.model))] = (r.value, r.units, built.result_ids.get((s.id, *r.key)))
-    rows = []
-    for a in assess(built.submissions, hardware, work):
-        sub = by_sub[a.submission_id]
-        rid = built.result_ids.get((sub.id, normalise_text(a.model), normalise_text(a.scenario)))
-        if rid is not None:
-            rows.append(_Row(rid, sub, a))
-    rows.sort(key=lambda r: r.result_id)
-    return _Round(rows=tuple(rows), thresholds=work.thresholds, offline=offline)
+                offline[(sub.id, normalise_text(r.model))] = (r.value, r.units, rid)
+            if rid is None:
+                continue
+            a = assess_result(sub, r, hardware, work)
+            any_assessed = any_assessed or a.status == "assessed"
+            rows.append(_row(rid, system, a, place, th.utilisation_warning, texts))
+    kept = []
+    for row in rows:
+        rel = peers.relative(row.place, th)
+        row.place = None
+        row.per_accelerator, row.peer_ratio = rel.per_accelerator, rel.peer_ratio
+        row.peer_count, row.server_offline_ratio = rel.peer_count, rel.server_offline_ratio
+        if _flagged(row, th):
+            kept.append(row)
+    kept.sort(key=lambda r: r.result_id)
+    return _Round(rows=tuple(kept), thresholds=th, offline=offline, any_assessed=any_assessed)
 
 
 def _log(row: _Row) -> str:
     return f"{row.result_id}/{DETAIL_LOG}"
 
 
-def _system_json(sub: Submission) -> str:
-    return f"{sub.division}/{sub.submitter}/systems/{sub.system_id}.json"
+def _system_json(system: _System) -> str:
+    return f"{system.division}/{system.submitter}/systems/{system.system_id}.json"
 
 
-def _what(a: Assessment) -> str:
-    return f"{a.model} {a.scenario} = {a.value:g} {a.units}"
+def _what(row: _Row) -> str:
+    return f"{row.model} {row.scenario} = {row.value:g} {row.units}"
 
 
-def _roofline_data(a: Assessment) -> dict:
-    r = a.roofline
+def _roofline_data(row: _Row) -> dict:
+    r = row.roofline
     data = dict(utilisation=round(r.utilisation, 6), bound=r.bound,
                 compute_utilisation=round(r.compute_utilisation, 6), accelerators=r.accelerators,
                 hardware=r.hardware_key, precision=r.precision, peak_tops_per_accelerator=r.peak_tops,
-                work_gflop_per_sample=round(r.work_gflop_per_sample, 6), value=a.value, units=a.units)
+                work_gflop_per_sample=round(r.work_gflop_per_sample, 6), value=row.value, units=row.units)
     if r.bandwidth_utilisation is not None:
         data["bandwidth_utilisation"] = round(r.bandwidth_utilisation, 6)
     if r.output_tokens is not None:
@@ -102,8 +165,7 @@ def _utilisation(ctx, rules, level: str):
     state = _round(ctx, rules)
     th = state.thresholds
     for row in state.rows:
-        a = row.assessment
-        u = a.utilisation
+        u = row.utilisation
         if u is None:
             continue
         if level == "error" and not u > th.utilisation_error:
@@ -114,14 +176,14 @@ def _utilisation(ctx, rules, level: str):
         sparse = " (even twice the dense peak, as 2:4 sparsity would give, is exceeded)" if u / 2 > 1 else ""
         yield finding(
             _log(row),
-            f"{_what(a)}: {a.roofline.line} is above {limit:g}{sparse}",
+            f"{_what(row)}: {row.roofline.line} is above {limit:g}{sparse}",
             expected=f"U <= {limit:g}", actual=f"U = {u:.3f}",
             hint=("explain how the throughput exceeds the dense peak (a fast algorithm or mathematically "
                   "equivalent sparsity the rules allow), or correct the system description "
                   "(accelerator_model_name, accelerators_per_node, number_of_nodes)") if level == "error" else
                  ("no action needed if the result is genuine; reviewers may ask how it was achieved "
                   "(v4.1 maximum: 0.552)"),
-            result_id=row.result_id, threshold=limit, **_roofline_data(a))
+            result_id=row.result_id, threshold=limit, **_roofline_data(row))
 
 
 @check("PL001", "utilisation-needs-explanation", "round", stricter=True)
@@ -192,21 +254,20 @@ def peer_ratio_high(ctx, rules):
     state = _round(ctx, rules)
     th = state.thresholds
     for row in state.rows:
-        a = row.assessment
-        if a.peer_ratio is None or not a.peer_ratio > th.peer_ratio_warning:
+        if row.peer_ratio is None or not row.peer_ratio > th.peer_ratio_warning:
             continue
-        median = a.per_accelerator / a.peer_ratio
+        median = row.per_accelerator / row.peer_ratio
         yield finding(
             _log(row),
-            f"per-accelerator throughput {a.per_accelerator:.6g} {a.units} is {a.peer_ratio:.2f}x the median "
-            f"{median:.6g} of {a.peer_count} peers (same model, scenario, accelerator "
-            f"{a.accelerator!r} and power mode) for {_what(a)}",
-            expected=f"ratio <= {th.peer_ratio_warning:g}", actual=f"ratio = {a.peer_ratio:.3f}",
+            f"per-accelerator throughput {row.per_accelerator:.6g} {row.units} is {row.peer_ratio:.2f}x the median "
+            f"{median:.6g} of {row.peer_count} peers (same model, scenario, accelerator "
+            f"{row.accelerator!r} and power mode) for {_what(row)}",
+            expected=f"ratio <= {th.peer_ratio_warning:g}", actual=f"ratio = {row.peer_ratio:.3f}",
             hint="no action needed if the result is genuine; reviewers may ask what differs from the peers",
-            result_id=row.result_id, peer_ratio=round(a.peer_ratio, 6), peer_count=a.peer_count,
-            peer_median=round(median, 6), per_accelerator=round(a.per_accelerator, 6),
-            accelerators=row.submission.accelerator_count, accelerator=a.accelerator,
-            threshold=th.peer_ratio_warning, value=a.value, units=a.units)
+            result_id=row.result_id, peer_ratio=round(row.peer_ratio, 6), peer_count=row.peer_count,
+            peer_median=round(median, 6), per_accelerator=round(row.per_accelerator, 6),
+            accelerators=row.system.accelerator_count, accelerator=row.accelerator,
+            threshold=th.peer_ratio_warning, value=row.value, units=row.units)
 
 
 @check("PL004", "server-offline-ratio-high", "round", stricter=True)
@@ -228,21 +289,20 @@ def server_offline_ratio_high(ctx, rules):
     state = _round(ctx, rules)
     th = state.thresholds
     for row in state.rows:
-        a = row.assessment
-        so = a.server_offline_ratio
+        so = row.server_offline_ratio
         if so is None or not so > th.server_offline_warning:
             continue
-        offline, units, offline_id = state.offline.get((row.submission.id, normalise_text(a.model)),
+        offline, units, offline_id = state.offline.get((row.system.id, normalise_text(row.model)),
                                                        (None, None, None))
         yield finding(
             _log(row),
-            f"Server / Offline = {so:.3f} > {th.server_offline_warning:g} for {a.model}: Server "
-            f"{a.value:g} {a.units} vs Offline {offline or 0:g} {units or a.units} ({offline_id or 'Offline'})",
+            f"Server / Offline = {so:.3f} > {th.server_offline_warning:g} for {row.model}: Server "
+            f"{row.value:g} {row.units} vs Offline {offline or 0:g} {units or row.units} ({offline_id or 'Offline'})",
             expected=f"Server / Offline <= {th.server_offline_warning:g}", actual=f"{so:.3f}",
             hint="check that the Server and Offline runs used the same system and software; tune the "
                  "Offline run",
-            result_id=row.result_id, server_offline_ratio=round(so, 6), server=a.value, offline=offline,
-            offline_result=offline_id, units=a.units, threshold=th.server_offline_warning)
+            result_id=row.result_id, server_offline_ratio=round(so, 6), server=row.value, offline=offline,
+            offline_result=offline_id, units=row.units, threshold=th.server_offline_warning)
 
 
 @check("PL005", "no-assessment", "round")
@@ -269,22 +329,20 @@ def no_assessment(ctx, rules):
     if not state.any_assessed:
         return
     for row in state.rows:
-        a = row.assessment
-        if a.status != "no-assessment":
+        if row.status != "no-assessment":
             continue
-        sub = row.submission
-        unknown_hw = any(f.name == "unknown-hardware" for f in a.flags) or "ambiguous hardware" in (a.reason or "")
-        if unknown_hw:
+        sub = row.system
+        if row.unknown_hardware:
             pointer = "/accelerator_model_name" if sub.has_accelerator else "/host_processor_model_name"
             path, where = _system_json(sub), f" ({row.result_id})"
         else:
             pointer, path, where = None, _log(row), ""
         yield finding(
-            path, f"no plausibility assessment for {_what(a)}{where}: {a.reason}",
-            expected="an accelerator and a benchmark with sourced figures", actual=a.reason,
+            path, f"no plausibility assessment for {_what(row)}{where}: {row.reason}",
+            expected="an accelerator and a benchmark with sourced figures", actual=row.reason,
             hint="add a sourced entry to rules/hardware.yaml or rules/work_per_sample.yaml to cover it",
-            pointer=pointer, result_id=row.result_id, reason=a.reason, accelerator=a.accelerator,
-            model=a.model, scenario=a.scenario)
+            pointer=pointer, result_id=row.result_id, reason=row.reason, accelerator=row.accelerator,
+            model=row.model, scenario=row.scenario)
 
 
 CHECKS = (utilisation_needs_explanation, utilisation_high, peer_ratio_high, server_offline_ratio_high,

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -321,6 +322,78 @@ def assess_result(s: Submission, r: ScenarioResult, hardware: HardwareTable,
                       flags=tuple(flags))
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """What :meth:`Peers.relative` needs of one result: its own key (``submission id|result key``), its
+    peer group (None unless a throughput result with a known accelerator count), its value and the
+    key of its Offline twin (Server results only)."""
+
+    me: str
+    group: tuple[str, str, str, str, str] | None
+    value: float
+    accelerators: int | None
+    offline_key: tuple[str, str] | None
+
+
+@dataclass(frozen=True, slots=True)
+class Relative:
+    """A result against its peers and its Offline twin; ``per_accelerator`` is None (and the peer terms
+    unset) unless the result has a peer group."""
+
+    per_accelerator: float | None = None
+    peer_count: int = 0
+    peer_ratio: float | None = None
+    server_offline_ratio: float | None = None
+
+
+class Peers:
+    """The peer groups (per-accelerator throughput by model, scenario, units, accelerator and power mode)
+    and the Offline values (by submission and model) of a set of submissions, filled one submission at a
+    time (:meth:`add`), so that a caller need not hold the submissions to compare a result with them
+    (:meth:`relative`)."""
+
+    def __init__(self) -> None:
+        self._groups: dict[tuple[str, str, str, str, str], list[tuple[str, float]]] = {}
+        self._offline: dict[tuple[str, str], float] = {}
+
+    @staticmethod
+    def place(s: Submission, r: ScenarioResult) -> Place:
+        n = s.accelerator_count
+        scenario = normalise_text(r.scenario)
+        group = None
+        if n and scenario in THROUGHPUT_SCENARIOS and not r.is_latency:
+            group = (normalise_text(r.model), scenario, r.units, s.accelerator_identity, power_mode(s))
+        twin = (s.id, normalise_text(r.model)) if scenario == "server" else None
+        return Place(f"{s.id}|{r.key}", group, r.value, n, twin)
+
+    def add(self, s: Submission, reference: bool = False) -> list[Place]:
+        """Add the results of ``s`` (as peers only, with ``reference``); their places, in order."""
+        places = []
+        for r in s.results:
+            place = self.place(s, r)
+            if place.group is not None:
+                self._groups.setdefault(place.group, []).append((place.me, r.value / place.accelerators))
+            if not reference and normalise_text(r.scenario) == "offline":
+                self._offline[(s.id, normalise_text(r.model))] = r.value
+            places.append(place)
+        return places
+
+    def relative(self, place: Place, thresholds: Thresholds) -> Relative:
+        """The peer ratio (the result itself left out) and Server/Offline of the result at ``place``."""
+        per = ratio = so = None
+        count = 0
+        if place.group is not None:
+            peers = [v for k, v in self._groups.get(place.group, []) if k != place.me]
+            per = place.value / place.accelerators
+            count = len(peers)
+            ratio = peer_ratio(per, peers, thresholds.peer_min_count)
+        if place.offline_key is not None:
+            o = self._offline.get(place.offline_key)
+            if o:
+                so = server_offline_ratio(place.value, o)
+        return Relative(per, count, ratio, so)
+
+
 def assess(submissions: Sequence[Submission], hardware: HardwareTable, work: WorkTable, *,
            reference: Sequence[Submission] = ()) -> list[Assessment]:
     """Assess every result of ``submissions``: roofline, peer ratio (peers from ``submissions`` and
@@ -329,56 +402,35 @@ def assess(submissions: Sequence[Submission], hardware: HardwareTable, work: Wor
     Sorted by score descending (unscored last), then by submission id, model and scenario."""
     th = work.thresholds
     base = [(s, r, assess_result(s, r, hardware, work)) for s in submissions for r in s.results]
-    # peer groups over per-accelerator throughput
-    groups: dict[tuple[str, str, str, str, str], list[tuple[str, float]]] = {}
-
-    def gkey(s: Submission, r: ScenarioResult) -> tuple[str, str, str, str, str]:
-        return (normalise_text(r.model), normalise_text(r.scenario), r.units,
-                s.accelerator_identity, power_mode(s))
-
-    for s in list(submissions) + list(reference):
-        n = s.accelerator_count
-        if not n:
-            continue
-        for r in s.results:
-            if normalise_text(r.scenario) in THROUGHPUT_SCENARIOS and not r.is_latency:
-                groups.setdefault(gkey(s, r), []).append((f"{s.id}|{r.key}", r.value / n))
-    # Server/Offline pairs within a submission
-    offline: dict[tuple[str, str], float] = {}
+    peers = Peers()
     for s in submissions:
-        for r in s.results:
-            if normalise_text(r.scenario) == "offline":
-                offline[(s.id, normalise_text(r.model))] = r.value
+        peers.add(s)
+    for s in reference:
+        peers.add(s, reference=True)
     out: list[Assessment] = []
     for s, r, a in base:
         updates: dict[str, object] = {}
         flags = list(a.flags)
-        n = s.accelerator_count
-        if n and normalise_text(r.scenario) in THROUGHPUT_SCENARIOS and not r.is_latency:
-            me = f"{s.id}|{r.key}"
-            peers = [v for k, v in groups.get(gkey(s, r), []) if k != me]
-            pr = peer_ratio(r.value / n, peers, th.peer_min_count)
-            updates["per_accelerator"] = r.value / n
-            updates["peer_count"] = len(peers)
-            updates["peer_ratio"] = pr
+        rel = peers.relative(peers.place(s, r), th)
+        if rel.per_accelerator is not None:
+            pr = rel.peer_ratio
+            updates.update(per_accelerator=rel.per_accelerator, peer_count=rel.peer_count, peer_ratio=pr)
             if pr is not None and pr > th.peer_ratio_warning:
                 flags.append(Flag(level="warning", name="above-peers",
                                   message=f"per-accelerator throughput {pr:.2f}× the median of "
-                                          f"{len(peers)} same-SKU peers > "
+                                          f"{rel.peer_count} same-SKU peers > "
                                           f"{th.peer_ratio_warning:g}"))
-        if normalise_text(r.scenario) == "server":
-            o = offline.get((s.id, normalise_text(r.model)))
-            if o:
-                so = server_offline_ratio(r.value, o)
-                updates["server_offline_ratio"] = so
-                if so > th.server_offline_warning:
-                    flags.append(Flag(level="warning", name="server-exceeds-offline",
-                                      message=f"Server/Offline = {so:.3f} > "
-                                              f"{th.server_offline_warning:g}"))
-                elif so > th.server_offline_info:
-                    flags.append(Flag(level="info", name="server-above-offline",
-                                      message=f"Server/Offline = {so:.3f} > "
-                                              f"{th.server_offline_info:g}"))
+        so = rel.server_offline_ratio
+        if so is not None:
+            updates["server_offline_ratio"] = so
+            if so > th.server_offline_warning:
+                flags.append(Flag(level="warning", name="server-exceeds-offline",
+                                  message=f"Server/Offline = {so:.3f} > "
+                                          f"{th.server_offline_warning:g}"))
+            elif so > th.server_offline_info:
+                flags.append(Flag(level="info", name="server-above-offline",
+                                  message=f"Server/Offline = {so:.3f} > "
+                                          f"{th.server_offline_info:g}"))
         score, driver = priority_score(a.utilisation, updates.get("peer_ratio"),  # type: ignore[arg-type]
                                        updates.get("server_offline_ratio"), th)  # type: ignore[arg-type]
         updates.update(flags=tuple(flags), score=score, score_driver=driver)
