@@ -2,9 +2,9 @@
 
 After a check through the cache (``checker.api.check``), :func:`remember` stores a "trees" entry: the
 round and why it was chosen, the salt, the root and division findings, the units in order with their
-stat keys, and the stat fields of every folder and file outside the units (``cache.stat_manifest``;
-each unit's own stat fields are its "stats" entry). It is found again by the tree's path, the checker
-fingerprint, ``--round`` and the profile.
+stat keys and the unit entries those keys stand for, and the stat fields of every folder and file
+outside the units (``cache.stat_manifest``; each unit's folders and files are named by its "stats"
+entry). It is found again by the tree's path, the checker fingerprint, ``--round`` and the profile.
 
 :func:`warm_report` answers the next check of that tree from those entries when every recorded folder
 and file still has its stat fields (so no file was added, removed or changed: see ``stat_manifest``)
@@ -46,12 +46,14 @@ def remember(cache, path: str, round_option: str | None, profile: str, start, ou
     units = []
     for division, submitter in start.units:
         quick = cache.quick_keys.get(f"{division}/{submitter}")
-        digest = outputs[(division, submitter)][2]
-        if not quick or digest is None or not cache.has("quick", quick) or not cache.has("stats", quick):
+        if not quick or outputs[(division, submitter)][2] is None or not cache.has("stats", quick):
             return
-        units.append((division, submitter, quick))
+        unit_key = cache.load("quick", quick)  # the unit entry the stat key stands for
+        if not isinstance(unit_key, str) or not cache.has("units", unit_key):
+            return
+        units.append((division, submitter, quick, unit_key))
     root = start.root
-    skip = frozenset([os.path.join(root, d, s) for d, s, _ in units] + [os.path.join(root, n) for n in rules.root_ignored_dirs])
+    skip = frozenset([os.path.join(root, d, s) for d, s, _, _ in units] + [os.path.join(root, n) for n in rules.root_ignored_dirs])
     top = store.stat_manifest(root, "", skip)
     if top is None:
         return
@@ -87,13 +89,12 @@ def _from_entries(entry: dict, cache, progress, spool, started) -> Report | None
     summaries: list = []
     digests: list[str] = []
     tables: dict = {}
-    for place, (division, submitter, quick) in enumerate(units, 1):
+    for place, (division, submitter, quick, unit_key) in enumerate(units, 1):
         names = cache.load("stats", quick)
         if not isinstance(names, list) or store.stat_key(cache.salt, "", f"{division}/{submitter}",
                                                           store.restat(names)) != quick:
             return None
-        pointer = cache.load("quick", quick)
-        hit = unit_hit(cache, pointer) if isinstance(pointer, str) else None
+        hit = unit_hit(cache, unit_key)
         if hit is None:
             return None
         unit_findings, unit_summaries, digest = hit
@@ -130,5 +131,5 @@ def _well_formed(entry) -> bool:
             and isinstance(entry.get("checks_run"), int) and isinstance(entry.get("top"), list)
             and isinstance(entry.get("findings"), list) and all(isinstance(f, Finding) for f in entry["findings"])
             and isinstance(entry.get("units"), list)
-            and all(isinstance(u, tuple) and len(u) == 3 and all(isinstance(p, str) for p in u)
+            and all(isinstance(u, tuple) and len(u) == 4 and all(isinstance(p, str) for p in u)
                     for u in entry["units"]))
