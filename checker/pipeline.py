@@ -29,7 +29,8 @@ from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
 from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
-from checker.report import Report, ResultSummary, shared
+from checker.report import Report, ResultSummary, counts_as, shared
+from checker.spool import SpoolWriter
 from checker.summary import findings_by_result, summarise
 
 SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
@@ -184,6 +185,12 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
     return out
 
 
+def _run_round(round_ctx: RoundCtx, rules: RoundRules, prof: Profile, checks: tuple[Check, ...], out) -> None:
+    """Run the round-scope checks, appending their findings to ``out`` (a list or a ``SpoolWriter``)."""
+    for step in plan_for(rules, prof, checks).steps("round"):
+        _run_step(step, round_ctx, rules, out, scope_of=lambda f: f.result_id or "")
+
+
 def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rules: RoundRules,
              round_reason: str = "", checks: tuple[Check, ...] = ALL_CHECKS, cache=None,
              started: float | None = None, spool=None) -> Report:
@@ -221,14 +228,25 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
             hit = unit_cache.load("rounds", round_key)
             if isinstance(hit, list) and all(isinstance(f, Finding) for f in hit):
                 found = hit
-        if found is None:
-            found = []
-            for step in plan_for(rules, prof, checks).steps("round"):
-                _run_step(step, round_ctx, rules, found, scope_of=lambda f: f.result_id or "")
-            if round_key is not None:
-                unit_cache.store("rounds", round_key, found)
-        summaries = count_round_findings(summaries, found)
-        findings += found
+        if found is None and spool is not None and round_key is None:
+            # straight to the spool as they are made, after the findings so far; only those that count
+            # for a result are kept, to be counted into the summaries
+            batches.append(spool.add(findings, len(start.units) + 1))
+            findings = []
+            sink = SpoolWriter(spool, len(start.units) + 2, keep=counts_as)
+            _run_round(round_ctx, rules, prof, checks, sink)
+            sink.flush()
+            batches += sink.batches
+            summaries = count_round_findings(summaries, sink.kept)
+        else:
+            if found is None:
+                found = []
+                _run_round(round_ctx, rules, prof, checks, found)
+                if round_key is not None:
+                    unit_cache.store("rounds", round_key, found)
+            summaries = count_round_findings(summaries, found)
+            findings += found
+        del round_ctx
         forget()  # what the round checks remembered of the round
     # root and division findings fail the run (exit status) but leave every result's verdict alone
     if spool is not None:

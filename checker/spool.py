@@ -66,6 +66,32 @@ class FindingSpool:
         self._file.close()
 
 
+class SpoolWriter:
+    """A list-like sink for findings made one at a time (it has ``append``, as the engine's steps need):
+    they are written to ``spool`` in batches of ``size``, the batches taking the places ``order``,
+    ``order + 1``, ... (so that reading them back keeps the order they were appended in), and only those
+    ``keep`` accepts stay in memory (``kept``). Call :meth:`flush` when done; ``batches`` are then complete."""
+
+    def __init__(self, spool: FindingSpool, order: int, keep, size: int = 1000) -> None:
+        self.spool, self.order, self.keep, self.size = spool, order, keep, size
+        self.batches: list[Batch] = []
+        self.kept: list[Finding] = []
+        self._items: list[Finding] = []
+
+    def append(self, finding: Finding) -> None:
+        self._items.append(finding)
+        if self.keep(finding):
+            self.kept.append(finding)
+        if len(self._items) >= self.size:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._items:
+            self.batches.append(self.spool.add(self._items, self.order))
+            self.order += 1
+            self._items = []
+
+
 class SpooledFindings(Sequence):
     """The findings of some batches of a spool, as a read-only sequence in report order. Iterating reads
     them back from the file each time; indexing reads up to the index."""

@@ -5,7 +5,7 @@ import random
 
 from checker.api import check
 from checker.diagnostics import Finding, Location
-from checker.spool import FindingSpool
+from checker.spool import FindingSpool, SpoolWriter
 from tests.conftest import real_tree
 
 
@@ -57,3 +57,40 @@ def test_a_batch_is_read_only_when_the_merge_reaches_it():
     next(seen)
     assert reads == [0]
     assert len(list(seen)) == 29 and reads == list(range(10))
+
+
+def test_writer_reads_back_in_append_order_and_keeps_what_is_asked():
+    rng = random.Random(5)
+    made = [_finding(rng.choice(("closed/A", "closed/B", "")), "p", rng.choice(("PL002", "PL005")), rng.choice("ab"),
+                     hint=str(i)) for i in range(57)]
+    spool = FindingSpool()
+    before = spool.add([_finding("closed/A", "p", "PL002", "a", hint="before")], 0)
+    sink = SpoolWriter(spool, 1, keep=lambda f: f.code == "PL002", size=10)
+    for f in made:
+        sink.append(f)
+    sink.flush()
+    assert len(sink.batches) == 6 and [b.order for b in sink.batches] == [1, 2, 3, 4, 5, 6]
+    assert sink.kept == [f for f in made if f.code == "PL002"]
+    expected = sorted([_finding("closed/A", "p", "PL002", "a", hint="before"), *made], key=Finding.sort_key)
+    assert list(spool.view([*sink.batches, before])) == expected  # equal keys keep the order of appending
+
+
+def test_round_findings_that_count_are_counted_the_same_through_the_spool(monkeypatch):
+    """Round-scope findings go to the spool as they are made; those that count (here PL002 warnings, with
+    the utilisation threshold lowered so that every assessed result gets one) still reach the summaries."""
+    import checker.checks.plausibility as pl
+    from checker.loaders.hardware import default_tables
+
+    hardware, work = default_tables()
+    low = work.model_copy(update={"thresholds": work.thresholds.model_copy(
+        update={"utilisation_warning": 1e-6, "utilisation_error": 1e6})})
+    monkeypatch.setattr(pl, "default_tables", lambda: (hardware, low))
+    tree = real_tree("v4.1")
+    plain = check(tree, round="v4.1", cache=False)
+    spooled = check(tree, round="v4.1", cache=False, spool=True)
+    warned = [f for f in plain.findings if f.code == "PL002"]
+    assert len(warned) >= 20
+    assert list(spooled.findings) == plain.findings
+    assert spooled.results == plain.results and spooled.counts() == plain.counts()
+    by_id = {r.id: r for r in spooled.results}
+    assert all(by_id[f.result_id].warnings >= 1 for f in warned)
