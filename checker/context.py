@@ -7,7 +7,7 @@ submission root (the folder holding ``closed/``, ``open/``, ``network/``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checker.loaders.endpoint import EndpointCtx
 from checker.loaders.fs import Listing
@@ -15,6 +15,9 @@ from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
 from checker.metrics.power import SplParse
 from checker.metrics.ptd_read import PtdLog
+
+if TYPE_CHECKING:
+    from checker.loaders.compliance_folder import ComplianceRecord
 
 
 @dataclass(frozen=True)
@@ -195,6 +198,7 @@ class ResultCtx:
     # (detail log, output tokens per sample) of the other performance runs of the same model on the same
     # system: the sibling scenarios' runs and the result's own compliance runs (token-logging results only; PF026)
     output_lengths: tuple[tuple[str, float], ...] = ()
+    compliance: ComplianceRecord | None = None  # its compliance folder as read for the verification (closed, network)
 
     @property
     def result_id(self) -> str:

@@ -1,9 +1,11 @@
 """Verify one result's compliance folder (TEST01/04/05/06/07/08/09) by recomputing every verdict.
 
-Entry point: :func:`verify_compliance_dir`. It checks that the tests the round requires for the
-model exist with their files, recomputes each test's verdict from the raw logs (the TEST0x
-performance logs against the result's own ``performance/run_1`` logs, the TEST01 accuracy log
-against the result's ``accuracy/mlperf_log_accuracy.json``, the TEST06 token log), checks the
+Entry points: :func:`verify_compliance` judges the record the load stage made of a compliance folder
+(:mod:`checker.loaders.compliance_folder`; nothing is read here), :func:`verify_compliance_dir` reads
+a folder through that same loader first (the stand-alone audit commands). It checks that the tests the
+round requires for the model exist with their files, recomputes each test's verdict from the raw logs
+(the TEST0x performance logs against the result's own ``performance/run_1`` logs, the TEST01 accuracy
+log against the result's ``accuracy/mlperf_log_accuracy.json``, the TEST06 token log), checks the
 seeds and audit settings of the test runs, and reports where the submitted ``verify_*.txt``
 disagrees with the recomputation. It never raises on bad input: every problem is a finding.
 
@@ -53,15 +55,15 @@ CP030   compliance-summary-detail-mismatch           a test run's summary log di
 from __future__ import annotations
 
 import os
-from binascii import unhexlify
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from checker.audit import verify_tests as vt
 from checker.diagnostics import Finding, Location
-from checker.loaders.accuracy_entries import (  # noqa: F401  (_parse_entry_*: re-exported for the tests)
-    AccuracyEntries, _parse_entry_json, _parse_entry_line)
-from checker.loaders.loadgen_log import LogReadError, parse_detail_log, parse_summary_log
+from checker.loaders.accuracy_entries import _parse_entry_json, _parse_entry_line  # noqa: F401  (for the tests)
+from checker.loaders.compliance_folder import (  # noqa: F401  (ACC_LOG, AccuracyLogReader: for the runner)
+    ACC_LOG, DETAIL, FALLBACK_FILES, PERF_DIR, SUMMARY, TEST_LOG, AccuracyLogReader, ComplianceRecord, LogPass,
+    TestFolder, read_compliance, scenario_name)
+from checker.loaders.loadgen_log import DetailLog
 from checker.metrics.log_digest import disagreements
 from checker.models.audit_spec import RoundAuditSpec, TestRound
 
@@ -98,30 +100,7 @@ CODES: dict[str, str] = {
     "CP030": "compliance-summary-detail-mismatch",
 }
 
-PERF_DIR = os.path.join("performance", "run_1")
-ACC_LOG = "mlperf_log_accuracy.json"
-MAX_TEXT_BYTES = 1024 * 1024  # verify_*.txt and accuracy.txt files
 FIGURE_RTOL = 5e-4
-
-
-# --------------------------------------------------------------------------- accuracy-log reader
-
-
-class AccuracyLogReader(AccuracyEntries):
-    """The entries of an ``mlperf_log_accuracy.json`` (read by :mod:`checker.loaders.accuracy_entries`),
-    as :class:`~checker.audit.verify_tests.OutputEntry` or as TEST01 output keys. Never raises:
-    problems are collected on the reader."""
-
-    def __iter__(self) -> Iterator[vt.OutputEntry]:
-        for rows in self.batches():
-            for qsl, data, token_data, count, raw in rows:
-                yield vt.OutputEntry(qsl, str(data, "ascii"), token_data.decode("ascii") if token_data else None,
-                                     count, unhexlify(data) if raw is None else raw)
-
-    def keys(self, width: int) -> Iterator[tuple[int, bytes]]:
-        """``(qsl_idx, output key)`` of every entry (:func:`checker.audit.verify_tests.output_key`)."""
-        for rows in self.batches():
-            yield from vt.output_keys(rows, width)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -129,8 +108,7 @@ class AccuracyLogReader(AccuracyEntries):
 
 @dataclass
 class _Ctx:
-    compliance_dir: str
-    result_dir: str
+    record: ComplianceRecord
     model: str  # mlperf model name
     model_dir: str
     scenario: str
@@ -138,9 +116,14 @@ class _Ctx:
     run_scenario: str  # the scenario the runs were made in: the source scenario of an inferred result
     rel_root: str
     findings: list[Finding] = field(default_factory=list)
-    # the submission run's performance summary: parsed once for all the tests that compare with it (the
-    # loader's parse when the caller passes it), or why it could not be read
-    reference_summary: dict | LogReadError | None = None
+
+    @property
+    def compliance_dir(self) -> str:
+        return self.record.path
+
+    @property
+    def result_dir(self) -> str:
+        return self.record.result_path
 
     def rel(self, path: str) -> str:
         try:
@@ -165,22 +148,8 @@ class _Ctx:
         )
 
 
-def _read_small_text(path: str) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_TEXT_BYTES + 1)
-    except OSError:
-        return None
-    return raw[:MAX_TEXT_BYTES].decode("utf-8", errors="replace")
-
-
 def _close(a: float, b: float) -> bool:
     return abs(a - b) <= FIGURE_RTOL * max(abs(a), abs(b), 1e-12)
-
-
-def _scenario_name(scenario_dir: str) -> str:
-    canonical = {s.lower(): s for s in ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")}
-    return canonical.get(scenario_dir.lower(), scenario_dir)
 
 
 # --------------------------------------------------------------------------- entry point
@@ -201,12 +170,39 @@ def verify_compliance_dir(
     required_tests: tuple[str, ...] | None = None,
     reference_summary: dict | None = None,
 ) -> list[Finding]:
-    """Findings (coded CP001..CP026) for the compliance folder of one result.
+    """Findings (coded CP001..CP030) for the compliance folder of one result, read from the disk by
+    :func:`checker.loaders.compliance_folder.read_compliance` and judged by :func:`verify_compliance`.
 
     ``compliance_dir`` is ``compliance/<sys>/<model_dir>/<scenario_dir>``; ``result_dir`` is
     ``results/<sys>/<model_dir>/<scenario_dir>``; ``model`` is the model directory name (aliases
     such as ``resnet50`` are mapped by the round spec); ``scenario`` may be lower-case.
-    From v6.0 on, the compliance folder is the result folder itself (it holds the TEST0x folders);
+    From v6.0 on, the compliance folder is the result folder itself (it holds the TEST0x folders).
+    ``reference_summary`` is the content of ``result_dir``'s ``performance/run_1/mlperf_log_summary.txt``
+    when the caller already parsed it. The other arguments are :func:`verify_compliance`'s.
+    """
+    record = read_compliance(compliance_dir, result_dir, round_spec, model, scenario,
+                             reference_summary=reference_summary)
+    return verify_compliance(record, model, scenario, round_spec, rel_root, expected_seeds=expected_seeds,
+                             expected_test05_seeds=expected_test05_seeds, only_tests=only_tests,
+                             run_scenario=run_scenario, required_tests=required_tests)
+
+
+def verify_compliance(
+    record: ComplianceRecord,
+    model: str,
+    scenario: str,
+    round_spec: RoundAuditSpec,
+    rel_root: str,
+    *,
+    expected_seeds: dict[str, int] | None = None,
+    expected_test05_seeds: dict[str, int] | None = None,
+    only_tests: tuple[str, ...] | None = None,
+    run_scenario: str | None = None,
+    required_tests: tuple[str, ...] | None = None,
+) -> list[Finding]:
+    """Findings (coded CP001..CP030) for the compliance folder of one result, from its ``record`` (the load
+    stage read it; nothing is read here). Paths in the findings are relative to ``rel_root``.
+
     TEST07/08/09 are verified by :mod:`checker.audit.compliance_v6`.
     ``expected_seeds`` / ``expected_test05_seeds`` override the round's seeds (the live runner
     passes the seeds of the installed LoadGen). ``only_tests`` verifies exactly those tests,
@@ -214,20 +210,16 @@ def verify_compliance_dir(
     made in when it differs from the folder's (an inferred result: its compliance folder is a copy
     of the source scenario's, so the scores are compared as that scenario's, as the official
     checker does). ``required_tests`` is the model's test list from
-    the round's rules (default: the models lists of the audit specs). ``reference_summary`` is the
-    content of ``result_dir``'s ``performance/run_1/mlperf_log_summary.txt`` when the caller already
-    parsed it (the loader did). Never raises on bad input.
+    the round's rules (default: the models lists of the audit specs). Never raises on bad input.
     """
     ctx = _Ctx(
-        compliance_dir=compliance_dir,
-        result_dir=result_dir,
+        record=record,
         model=round_spec.mlperf_model(model),
         model_dir=model,
-        scenario=_scenario_name(scenario),
+        scenario=scenario_name(scenario),
         spec=round_spec,
-        run_scenario=_scenario_name(run_scenario or scenario),
+        run_scenario=scenario_name(run_scenario or scenario),
         rel_root=rel_root,
-        reference_summary=reference_summary,
     )
     seeds = expected_seeds if expected_seeds is not None else round_spec.info.seeds.as_dict()
     if expected_test05_seeds is not None:
@@ -235,9 +227,11 @@ def verify_compliance_dir(
     else:
         seeds05 = round_spec.info.test05_seeds.as_dict() if round_spec.info.test05_seeds else None
     try:
+        if record.failure is not None:
+            raise record.failure
         _verify(ctx, seeds, seeds05, only_tests, required_tests)
     except Exception as exc:  # pragma: no cover - last-resort isolation: never raise on input
-        ctx.add("CP020", compliance_dir, f"verification stopped on unexpected input: {type(exc).__name__}: {exc}",
+        ctx.add("CP020", record.path, f"verification stopped on unexpected input: {type(exc).__name__}: {exc}",
                 official=False)
     return sorted(ctx.findings, key=lambda f: (f.location.path, f.code, f.message))
 
@@ -253,71 +247,66 @@ def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None,
                     f"{ctx.spec.round} definition of it: not verified", official=False, test=test)
     else:
         required = ctx.spec.tests_for(ctx.model_dir)
-    exists = os.path.isdir(ctx.compliance_dir)
-    present = sorted(
-        name for name in (os.listdir(ctx.compliance_dir) if exists else [])
-        if name.startswith("TEST") and os.path.isdir(os.path.join(ctx.compliance_dir, name))
-    )
-    for name in present:
+    for name in ctx.record.tests:
         if name not in required and only_tests is None:
             ctx.add("CP025", os.path.join(ctx.compliance_dir, name),
                     f"{name} is not required for {ctx.model} in {ctx.spec.round}",
                     expected=", ".join(required) or "no test", actual=name, official=False, test=name)
     if not required:
         return
-    if not exists:
+    if not ctx.record.exists:
         ctx.add("CP001", ctx.compliance_dir, f"no compliance directory; {ctx.model} requires {', '.join(required)}",
                 expected=", ".join(required), actual="missing", official=True,
                 hint="run the compliance tests and copy their output into compliance/<sys>/<model>/<scenario>/")
         return
     for test in required:
-        test_dir = os.path.join(ctx.compliance_dir, test)
-        if not os.path.isdir(test_dir):
-            ctx.add("CP002", test_dir, f"{test} is required for {ctx.model} in {ctx.spec.round} but missing",
+        folder = ctx.record.folders.get(test)
+        if folder is None:
+            ctx.add("CP002", os.path.join(ctx.compliance_dir, test),
+                    f"{test} is required for {ctx.model} in {ctx.spec.round} but missing",
                     expected=test, actual="missing", official=True, test=test)
             continue
         rule = ctx.spec.tests[test]
-        _check_files(ctx, test, test_dir, rule)
+        _check_files(ctx, test, folder, rule)
         if rule.performance is not None:
-            _check_performance(ctx, test, test_dir, rule, seeds05 if rule.performance.seeds == "test05" else seeds)
+            _check_performance(ctx, test, folder, rule, seeds05 if rule.performance.seeds == "test05" else seeds)
         if test == "TEST01":
-            _check_test01_accuracy(ctx, test_dir, rule)
+            _check_test01_accuracy(ctx, folder, rule)
         if test == "TEST06":
-            _check_test06(ctx, test_dir, rule)
+            _check_test06(ctx, folder, rule)
         if test in ("TEST07", "TEST08", "TEST09"):
             from checker.audit import compliance_v6
 
             if test == "TEST07":
-                compliance_v6.check_test07(ctx, test_dir, rule, seeds)
+                compliance_v6.check_test07(ctx, folder, rule, seeds)
             elif test == "TEST08":
-                compliance_v6.check_test08(ctx, test_dir, rule, seeds)
+                compliance_v6.check_test08(ctx, folder, rule, seeds)
             else:
-                compliance_v6.check_test09(ctx, test_dir, rule, seeds)
+                compliance_v6.check_test09(ctx, folder, rule, seeds)
 
 
-def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
+def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> None:
     for rel in rule.files.required:
-        path = os.path.join(test_dir, rel)
-        if not os.path.isfile(path):
-            ctx.add("CP003", path, f"{test} must contain {rel}", expected=rel, actual="missing",
+        if not folder.has(rel):
+            ctx.add("CP003", folder.path_of(rel), f"{test} must contain {rel}", expected=rel, actual="missing",
                     official=True, test=test)
     deterministic = True
     if test == "TEST01":
-        text = _read_small_text(os.path.join(test_dir, "verify_accuracy.txt"))
+        text = folder.text("verify_accuracy.txt")
         deterministic = text is None or vt.read_verify_accuracy_test01(text, rule.pass_line).passed
     for rel_dir, fileset in rule.files.exact_dirs.items():
-        directory = os.path.join(test_dir, rel_dir)
+        directory = folder.path_of(rel_dir)
         if fileset.only_if_not_deterministic and deterministic:
             continue  # v6.0 J7: looked at only after a failed deterministic check
-        if not os.path.isdir(directory):
+        if rel_dir not in folder.listings:
             if fileset.only_if_not_deterministic:
                 ctx.add("CP003", directory, f"{test} deterministic check failed, so {rel_dir}/ is required",
                         expected=f"{rel_dir}/", actual="missing", official=True, test=test)
             continue  # the missing files were reported above
-        try:
-            names = set(os.listdir(directory))
-        except OSError:
+        listed = folder.listings[rel_dir]
+        if listed is None:
             continue
+        names = set(listed)
         needed = set(fileset.required) | (set() if deterministic else set(fileset.required_if_not_deterministic))
         allowed = needed | set(fileset.optional) | set(fileset.required_if_not_deterministic)
         missing = sorted(needed - names)
@@ -327,46 +316,34 @@ def _check_files(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> None:
                     expected=", ".join(sorted(needed)), actual=", ".join(sorted(names)), official=True, test=test)
 
 
-def _summary(ctx: _Ctx, path: str, test: str, parsed: dict | LogReadError | None = None) -> dict | None:
-    """The summary log at ``path`` (or its ``parsed`` content); CP020 when it is unreadable."""
-    try:
-        summary = parse_summary_log(path) if parsed is None else parsed
-    except LogReadError as exc:
-        summary = exc
-    if isinstance(summary, LogReadError):
-        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({summary})", official=False, test=test)
+def _summary(ctx: _Ctx, path: str, test: str, parsed: dict | str) -> dict | None:
+    """The summary log at ``path`` as the loader parsed it; CP020 when it was unreadable (``parsed`` is why)."""
+    if isinstance(parsed, str):
+        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({parsed})", official=False, test=test)
         return None
-    return summary
+    return parsed
 
 
-def _reference_summary(ctx: _Ctx, path: str, test: str) -> dict | None:
-    """The submission run's summary, read once per result whatever the number of tests compared with it."""
-    if ctx.reference_summary is None:
-        try:
-            ctx.reference_summary = parse_summary_log(path)
-        except LogReadError as exc:
-            ctx.reference_summary = exc
-    return _summary(ctx, path, test, ctx.reference_summary)
-
-
-def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+def _check_performance(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound,
+                       seeds: dict[str, int] | None) -> None:
     perf = rule.performance
     assert perf is not None
     ref_path = os.path.join(ctx.result_dir, PERF_DIR, "mlperf_log_summary.txt")
-    test_path = os.path.join(test_dir, PERF_DIR, "mlperf_log_summary.txt")
-    verify_path = os.path.join(test_dir, "verify_performance.txt")
-    submitted_text = _read_small_text(verify_path)
+    test_path = folder.path_of(SUMMARY)
+    verify_path = folder.path_of("verify_performance.txt")
+    submitted_text = folder.text("verify_performance.txt")
     submitted = vt.read_verify_performance(submitted_text) if submitted_text is not None else None
     if submitted is not None and not submitted.passed:
         ctx.add("CP005", verify_path, f"{test} verify_performance.txt does not report TEST PASS",
                 expected="TEST PASS", actual="no TEST PASS line", official=True, test=test)
 
     verdict = None
-    ref = _reference_summary(ctx, ref_path, test) if os.path.isfile(ref_path) else None
-    if not os.path.isfile(ref_path):
+    reference = ctx.record.reference_summary
+    ref = _summary(ctx, ref_path, test, reference) if reference is not None else None
+    if reference is None:
         ctx.add("CP020", ref_path, f"cannot recompute {test}: the submission's performance summary is missing",
                 official=False, test=test)
-    test_summary = _summary(ctx, test_path, test) if os.path.isfile(test_path) else None
+    test_summary = _summary(ctx, test_path, test, folder.summary) if folder.summary is not None else None
     if ref is not None and test_summary is not None:
         verdict = vt.verify_performance(test, perf, ref, test_summary, ctx.run_scenario)
         _perf_findings(ctx, test, test_path, verdict)
@@ -388,13 +365,12 @@ def _check_performance(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, see
                             f"differs from the logs ({value:g})",
                             expected=f"{value:g}", actual=f"{reported:g}", official=False, test=test)
     # seeds and audit settings of the test run
-    detail_path = os.path.join(test_dir, PERF_DIR, "mlperf_log_detail.txt")
-    if not os.path.isfile(detail_path):
+    detail_path = folder.path_of(DETAIL)
+    detail = folder.detail
+    if detail is None:
         return
-    try:
-        detail = parse_detail_log(detail_path)
-    except LogReadError as exc:
-        ctx.add("CP020", detail_path, f"cannot check {test} seeds: detail log unreadable ({exc})",
+    if not isinstance(detail, DetailLog):
+        ctx.add("CP020", detail_path, f"cannot check {test} seeds: detail log unreadable ({detail})",
                 official=False, test=test)
         return
     # the verdict above was recomputed from the summary: it stands only if the summary is the detail's digest
@@ -436,17 +412,16 @@ def _perf_findings(ctx: _Ctx, test: str, test_path: str, verdict: vt.PerfVerdict
                     actual=f"{verdict.compared_test:.6g}", official=True, test=test, **figures)
 
 
-def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
+def _check_test01_accuracy(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> None:
     test = "TEST01"
-    verify_path = os.path.join(test_dir, "verify_accuracy.txt")
-    text = _read_small_text(verify_path)
+    verify_path = folder.path_of("verify_accuracy.txt")
+    text = folder.text("verify_accuracy.txt")
     submitted = vt.read_verify_accuracy_test01(text, rule.pass_line) if text is not None else None
     acc_rule = rule.accuracy
     # non-deterministic fallback, as the official checker applies it
     if submitted is not None and not submitted.passed and acc_rule is not None:
-        base_path = os.path.join(test_dir, "accuracy", "baseline_accuracy.txt")
-        comp_path = os.path.join(test_dir, "accuracy", "compliance_accuracy.txt")
-        base, comp = _read_small_text(base_path), _read_small_text(comp_path)
+        base_path, comp_path = (folder.path_of(rel) for rel in FALLBACK_FILES)
+        base, comp = (folder.text(rel) for rel in FALLBACK_FILES)
         if base is None or comp is None:
             for path, content in ((base_path, base), (comp_path, comp)):
                 if content is None:
@@ -464,14 +439,14 @@ def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
                         expected=f"<= {row.allowed_pct:g}%", actual=delta, official=not row.official_passed,
                         test=test, strict_failed=not row.passed, metric=row.metric)
     # recompute the deterministic comparison
-    acc_path = os.path.join(ctx.result_dir, "accuracy", ACC_LOG)
-    perf_path = os.path.join(test_dir, "accuracy", ACC_LOG)
-    if not os.path.isfile(acc_path) or not os.path.isfile(perf_path):
-        missing = acc_path if not os.path.isfile(acc_path) else perf_path
+    acc_path = ctx.record.result_log_path
+    perf_path = folder.path_of(TEST_LOG)
+    if not ctx.record.result_log or not folder.has(TEST_LOG):
+        missing = acc_path if not ctx.record.result_log else perf_path
         ctx.add("CP020", missing, "cannot recompute TEST01 outputs: accuracy log missing", official=False, test=test)
         return
-    acc_reader, perf_reader = AccuracyLogReader(acc_path), AccuracyLogReader(perf_path)
-    verdict = vt.verify_test01_keys(acc_reader.keys(1), perf_reader.keys(1), element_bytes=1,
+    acc_reader, perf_reader = folder.logs["reference"], folder.logs["accuracy"]
+    verdict = vt.verify_test01_keys(acc_reader.value, perf_reader.value, element_bytes=1,
                                     min_matched=acc_rule.min_matched if acc_rule else 1)
     for reader in (acc_reader, perf_reader):
         _reader_findings(ctx, reader, test)
@@ -526,7 +501,7 @@ def _check_test01_accuracy(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
                         expected=value, actual=submitted.figures[key], official=False, test=test)
 
 
-def _reader_findings(ctx: _Ctx, reader: AccuracyLogReader, test: str) -> None:
+def _reader_findings(ctx: _Ctx, reader: LogPass, test: str) -> None:
     if reader.error:
         ctx.add("CP020", reader.path, f"cannot recompute {test}: accuracy log {reader.error}", official=False, test=test)
     for line, problem in reader.malformed[:5]:
@@ -542,12 +517,12 @@ def _reader_findings(ctx: _Ctx, reader: AccuracyLogReader, test: str) -> None:
         )
 
 
-def _check_test06(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
+def _check_test06(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> None:
     test = "TEST06"
     llm = rule.llm_output
     assert llm is not None
-    verify_path = os.path.join(test_dir, "verify_accuracy.txt")
-    text = _read_small_text(verify_path)
+    verify_path = folder.path_of("verify_accuracy.txt")
+    text = folder.text("verify_accuracy.txt")
     submitted = None
     if text is not None:
         submitted, strict_ok = vt.read_verify_test06(text, ctx.scenario, llm)
@@ -560,8 +535,8 @@ def _check_test06(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
             ctx.add("CP017", verify_path, f"TEST06 first-token check was skipped in {ctx.scenario}",
                     expected="First token check pass: True", actual="Skipped", official=False, test=test,
                     hint="run run_verification.py with the scenario (-s) of the result")
-    log_path = os.path.join(test_dir, "accuracy", ACC_LOG)
-    if not os.path.isfile(log_path):
+    log_path = folder.path_of(TEST_LOG)
+    if not folder.has(TEST_LOG):
         ctx.add("CP020", log_path, "cannot recompute TEST06: accuracy log missing", official=False, test=test)
         return
     eos = llm.eos_token_id.get(ctx.model)
@@ -569,13 +544,13 @@ def _check_test06(ctx: _Ctx, test_dir: str, rule: TestRound) -> None:
         ctx.add("CP020", log_path, f"cannot recompute TEST06: no EOS token id known for {ctx.model}",
                 official=False, test=test)
         return
-    reader = AccuracyLogReader(log_path)
-    verdict = vt.verify_test06(reader, ctx.scenario, eos, llm)
+    reader = folder.logs["accuracy"]
+    verdict = reader.value
     _reader_findings(ctx, reader, test)
     if reader.error:
         return
     if reader.truncated:
-        ctx.add("CP019", log_path, f"cannot recompute TEST06: accuracy log truncated ({verdict.num_samples} visible samples)",
+        ctx.add("CP019", log_path, f"cannot recompute TEST06: accuracy log truncated ({reader.entries} visible samples)",
                 official=False, test=test)
         return
     n = verdict.num_samples

@@ -17,9 +17,10 @@ import os
 
 from checker.audit import verify_tests as vt
 from checker.audit import verify_tests_v6 as v6
-from checker.audit.compliance import ACC_LOG, PERF_DIR, AccuracyLogReader, _Ctx, _read_small_text, _reader_findings
+from checker.audit.compliance import _Ctx, _reader_findings
 from checker.loaders.audit_spec import read_audit_config, resolve_audit_settings
-from checker.loaders.loadgen_log import LogReadError, parse_detail_log
+from checker.loaders.compliance_folder import DETAIL, TEST_LOG, LogPass, TestFolder
+from checker.loaders.loadgen_log import DetailLog
 from checker.models.audit_spec import TestRound
 
 _MODE_NAMES = {"0": "SubmissionRun", "1": "AccuracyOnly", "2": "PerformanceOnly", "3": "FindPeakPerformance"}
@@ -53,10 +54,10 @@ def _verdict_word(passed: bool) -> str:
     return "PASS" if passed else "FAIL"
 
 
-def _read_verify(ctx: _Ctx, test: str, test_dir: str, rule: TestRound) -> tuple[str | None, str]:
+def _read_verify(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> tuple[str | None, str]:
     """(text of the verify file or None, its path); CP005 when it does not report a pass."""
-    path = os.path.join(test_dir, rule.verify_file)
-    text = _read_small_text(path)
+    path = folder.path_of(rule.verify_file)
+    text = folder.text(rule.verify_file)
     if text is not None and not v6.reports_pass(text, rule.pass_line):
         how = "a line equal to 'TEST PASS'" if rule.pass_line == "exact" else "'TEST PASS'"
         ctx.add("CP005", path, f"{test} {rule.verify_file} does not report {how}", expected="TEST PASS",
@@ -77,16 +78,16 @@ def _figure_issues(ctx: _Ctx, test: str, path: str, issues, source: str) -> None
                 f"{issue.expected}", expected=issue.expected, actual=issue.actual, official=False, test=test)
 
 
-def _log_reader(ctx: _Ctx, test: str, path: str, what: str) -> AccuracyLogReader | None:
-    """A reader for an accuracy log the recomputation needs; CP020 when it is absent."""
-    if not os.path.isfile(path):
+def _log_pass(ctx: _Ctx, test: str, path: str, present: bool, log: LogPass | None, what: str) -> LogPass | None:
+    """The load stage's pass over an accuracy log the recomputation needs; CP020 when it is absent."""
+    if not present:
         ctx.add("CP020", path, f"cannot re-verify {test}: {what} missing; the verify file is trusted",
                 official=False, test=test, hint="keep the test's accuracy log in the submission")
         return None
-    return AccuracyLogReader(path)
+    return log
 
 
-def _usable(ctx: _Ctx, test: str, reader: AccuracyLogReader, what: str) -> bool:
+def _usable(ctx: _Ctx, test: str, reader: LogPass, what: str) -> bool:
     """Whether a fully read log can be used; CP019/CP020/CP024 otherwise."""
     _reader_findings(ctx, reader, test)
     if reader.error:
@@ -99,17 +100,16 @@ def _usable(ctx: _Ctx, test: str, reader: AccuracyLogReader, what: str) -> bool:
     return True
 
 
-def check_run_log(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+def check_run_log(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound, seeds: dict[str, int] | None) -> None:
     """Seeds and audit settings of the test run's detail log (the official checker reads neither)."""
-    path = os.path.join(test_dir, PERF_DIR, "mlperf_log_detail.txt")
-    if not os.path.isfile(path):
+    path = folder.path_of(DETAIL)
+    detail = folder.detail
+    if detail is None:
         ctx.add("CP020", path, f"cannot check the {test} run's seeds and settings: detail log missing",
                 official=False, test=test)
         return
-    try:
-        detail = parse_detail_log(path)
-    except LogReadError as exc:
-        ctx.add("CP020", path, f"cannot check {test} seeds: detail log unreadable ({exc})", official=False, test=test)
+    if not isinstance(detail, DetailLog):
+        ctx.add("CP020", path, f"cannot check {test} seeds: detail log unreadable ({detail})", official=False, test=test)
         return
     if seeds is not None:
         for mismatch in vt.compare_seeds(detail, seeds):
@@ -129,21 +129,20 @@ def check_run_log(ctx: _Ctx, test: str, test_dir: str, rule: TestRound, seeds: d
 # --------------------------------------------------------------------------- TEST07
 
 
-def check_test07(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+def check_test07(ctx: _Ctx, folder: TestFolder, rule: TestRound, seeds: dict[str, int] | None) -> None:
     test = "TEST07"
     score_rule = rule.score.get(ctx.model)
-    text, path = _read_verify(ctx, test, test_dir, rule)
+    text, path = _read_verify(ctx, test, folder, rule)
     if score_rule is None:
         ctx.add("CP020", path, f"cannot re-verify {test}: no threshold known for {ctx.model} in {ctx.spec.round}",
                 official=False, test=test)
         return
     logged = None
-    reader = _log_reader(ctx, test, os.path.join(test_dir, "accuracy", ACC_LOG), "accuracy log")
-    if reader is not None:
-        qsl = {entry.qsl_idx for entry in reader}
-        if _usable(ctx, test, reader, "accuracy log"):
-            logged = len(qsl)
-    check_run_log(ctx, test, test_dir, rule, seeds)
+    reader = _log_pass(ctx, test, folder.path_of(TEST_LOG), folder.has(TEST_LOG), folder.logs.get("accuracy"),
+                       "accuracy log")
+    if reader is not None and _usable(ctx, test, reader, "accuracy log"):
+        logged = reader.value
+    check_run_log(ctx, test, folder, rule, seeds)
     if text is None:
         return  # CP003 already says the verify file is missing
     figures = v6.read_verify_test07(text, score_rule)
@@ -162,26 +161,11 @@ def check_test07(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int
 # --------------------------------------------------------------------------- TEST08
 
 
-def _accuracy_run_count(ctx: _Ctx) -> int | None:
-    path = os.path.join(ctx.result_dir, "accuracy", "mlperf_log_detail.txt")
-    if not os.path.isfile(path):
-        return None
-    try:
-        detail = parse_detail_log(path)
-    except LogReadError:
-        return None
-    for key in ("effective_accuracy_sample_count", "qsl_reported_total_count"):
-        value = detail.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
-
-
-def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+def check_test08(ctx: _Ctx, folder: TestFolder, rule: TestRound, seeds: dict[str, int] | None) -> None:
     test = "TEST08"
     ne = rule.ne_match
     assert ne is not None
-    text, path = _read_verify(ctx, test, test_dir, rule)
+    text, path = _read_verify(ctx, test, folder, rule)
     figures = v6.read_verify_test08(text) if text is not None else None
     issues: list[v6.FigureIssue] = []
     if figures is not None:
@@ -192,17 +176,19 @@ def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int
                 c["num_matched"] + c["num_unmatched"] != c["num_perf_log_entries"]:
             issues.append(v6.FigureIssue("num_matched + num_unmatched", c["num_perf_log_entries"],
                                          c["num_matched"] + c["num_unmatched"]))
-        count = _accuracy_run_count(ctx)
+        count = ctx.record.accuracy_count
         if count is not None and "num_acc_log_entries" in c and c["num_acc_log_entries"] != count:
             issues.append(v6.FigureIssue("num_acc_log_entries", count, c["num_acc_log_entries"]))
-    if os.path.isfile(os.path.join(test_dir, PERF_DIR, "mlperf_log_detail.txt")):
-        check_run_log(ctx, test, test_dir, rule, seeds)  # the official flow keeps only the verify file
+    if folder.detail is not None:
+        check_run_log(ctx, test, folder, rule, seeds)  # the official flow keeps only the verify file
     # recompute from both logs when the tree holds them whole
     verdict = None
-    acc = _log_reader(ctx, test, os.path.join(ctx.result_dir, "accuracy", ACC_LOG), "the accuracy run's log")
-    perf = _log_reader(ctx, test, os.path.join(test_dir, "accuracy", ACC_LOG), "the TEST08 run's accuracy log")
+    acc = _log_pass(ctx, test, ctx.record.result_log_path, ctx.record.result_log, folder.logs.get("reference"),
+                    "the accuracy run's log")
+    perf = _log_pass(ctx, test, folder.path_of(TEST_LOG), folder.has(TEST_LOG), folder.logs.get("accuracy"),
+                     "the TEST08 run's accuracy log")
     if acc is not None and perf is not None:
-        verdict = v6.verify_test08(acc, perf, ne)
+        verdict = perf.value
         if not (_usable(ctx, test, acc, "accuracy run's log") & _usable(ctx, test, perf, "TEST08 run's log")):
             verdict = None
     if verdict is not None and figures is not None:
@@ -237,21 +223,20 @@ def check_test08(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int
 # --------------------------------------------------------------------------- TEST09
 
 
-def check_test09(ctx: _Ctx, test_dir: str, rule: TestRound, seeds: dict[str, int] | None) -> None:
+def check_test09(ctx: _Ctx, folder: TestFolder, rule: TestRound, seeds: dict[str, int] | None) -> None:
     test = "TEST09"
     bounds = rule.output_length.get(ctx.model)
-    text, path = _read_verify(ctx, test, test_dir, rule)
+    text, path = _read_verify(ctx, test, folder, rule)
     if bounds is None:
         ctx.add("CP020", path, f"cannot re-verify {test}: no output-length bounds known for {ctx.model} in "
                 f"{ctx.spec.round}", official=False, test=test)
         return
     stats = None
-    reader = _log_reader(ctx, test, os.path.join(test_dir, "accuracy", ACC_LOG), "accuracy log")
-    if reader is not None:
-        computed = v6.output_length_stats(reader, rule.token_bytes)
-        if _usable(ctx, test, reader, "accuracy log"):
-            stats = computed
-    check_run_log(ctx, test, test_dir, rule, seeds)
+    reader = _log_pass(ctx, test, folder.path_of(TEST_LOG), folder.has(TEST_LOG), folder.logs.get("accuracy"),
+                       "accuracy log")
+    if reader is not None and _usable(ctx, test, reader, "accuracy log"):
+        stats = reader.value
+    check_run_log(ctx, test, folder, rule, seeds)
     figures = v6.read_verify_test09(text) if text is not None else None
     if text is None and stats is None:
         return

@@ -291,22 +291,48 @@ def verify_test01_outputs(
                               element_bytes, min_matched)
 
 
+@dataclass(frozen=True)
+class ReferenceKeys:
+    """What TEST01 compares of the accuracy-mode log: its entry count, how many of its qsl_idx were logged
+    again and how many of those again with other data, and the first output key of each qsl_idx (of those
+    asked for, when the log was reduced to the samples the performance-mode log holds)."""
+
+    entries: int
+    duplicates: int
+    mismatches: int
+    keys: dict
+
+
+def reference_keys(accuracy: Iterable[tuple[int, bytes | tuple]], wanted: set | None = None) -> ReferenceKeys:
+    """:class:`ReferenceKeys` of ``(qsl_idx, output key)`` pairs in log order (the first output logged for a
+    qsl_idx is the reference); ``keys`` holds only the qsl_idx in ``wanted`` when it is given."""
+    first: dict = {}
+    n = mismatch = 0
+    get = first.get
+    unseen = object()
+    for qsl, key in accuracy:
+        n += 1
+        ref = get(qsl, unseen)
+        if ref is unseen:
+            first[qsl] = key
+        elif ref != key:
+            mismatch += 1
+    keys = first if wanted is None else {qsl: first[qsl] for qsl in wanted if qsl in first}
+    return ReferenceKeys(n, n - len(first), mismatch, keys)
+
+
 def verify_test01_keys(
-    accuracy: Iterable[tuple[int, bytes | tuple]],
+    accuracy: Iterable[tuple[int, bytes | tuple]] | ReferenceKeys,
     performance: Iterable[tuple[int, bytes | tuple]],
     element_bytes: int = 1,
     min_matched: int = 1,
 ) -> Test01OutputVerdict:
-    """:func:`verify_test01_outputs` on ``(qsl_idx, output key)`` pairs (:func:`output_key`): equal keys
-    are equal outputs, so only the pairs whose keys differ are looked at one by one."""
-    acc_pairs = list(accuracy)
-    acc = dict(reversed(acc_pairs))  # the first output logged for a qsl_idx is the reference
-    n_acc = len(acc_pairs)
-    dup = n_acc - len(acc)
-    acc_mismatch = 0
-    if dup:
-        acc_mismatch = sum(1 for qsl, key in acc_pairs if acc[qsl] != key)
-    del acc_pairs
+    """:func:`verify_test01_outputs` on ``(qsl_idx, output key)`` pairs (:func:`output_key`), or on the
+    accuracy log's :class:`ReferenceKeys`: equal keys are equal outputs, so only the pairs whose keys
+    differ are looked at one by one."""
+    reference = accuracy if isinstance(accuracy, ReferenceKeys) else reference_keys(accuracy)
+    acc = reference.keys
+    n_acc, dup, acc_mismatch = reference.entries, reference.duplicates, reference.mismatches
     n_perf = matched = first_mismatch = full_mismatch = missing = 0
     examples: list[int] = []
     missing_key = object()

@@ -308,14 +308,20 @@ class LengthStats:
 
 def output_length_stats(entries: Iterable[OutputEntry], token_bytes: int) -> LengthStats:
     """Token counts of every logged output (0 for an output that is not whole token ids)."""
-    lengths: list[int] = []
+    sizes: list[int] = []
     for entry in entries:
         if entry.raw is not None:
-            nbytes = len(entry.raw)
+            sizes.append(len(entry.raw))
         else:
             data = entry.data
-            nbytes = len(data) // 2 if len(data) % 2 == 0 else -1
-        lengths.append(nbytes // token_bytes if nbytes >= 0 and nbytes % token_bytes == 0 else 0)
+            sizes.append(len(data) // 2 if len(data) % 2 == 0 else -1)
+    return length_stats(sizes, token_bytes)
+
+
+def length_stats(sizes: list[int], token_bytes: int) -> LengthStats:
+    """:class:`LengthStats` of outputs of ``sizes`` bytes (-1: not whole bytes; an output that is not whole
+    token ids counts 0 tokens)."""
+    lengths = [n // token_bytes if n >= 0 and n % token_bytes == 0 else 0 for n in sizes]
     if not lengths:
         return LengthStats(0, None, None, None, None)
     arr = np.asarray(lengths, dtype=np.float64)

@@ -1,6 +1,7 @@
 """Compliance-test checks (CP): TEST01/04/05/06/07/08/09 folders verified by recomputing from the raw logs.
 
-The verification itself lives in checker/audit/compliance.py (one pass per result, memoised here);
+The verification itself lives in checker/audit/compliance.py (one pass per result, memoised here), over
+the record the load stage made of the result's compliance folder (checker/loaders/compliance_folder.py);
 this module turns each of its finding codes into a registered check with its own documentation, so
 that codes, fixtures and docs stay one-to-one. Official references: docs/official-checker.md
 section J. Only closed and network results are verified (open needs no compliance tests).
@@ -8,9 +9,8 @@ section J. Only closed and network results are verified (open needs no complianc
 
 from __future__ import annotations
 
-import os
 
-from checker.audit.compliance import CODES, verify_compliance_dir
+from checker.audit.compliance import CODES, verify_compliance
 from checker.checks.base import Check
 from checker.checks.memo import per_context
 from checker.loaders.audit_spec import load_round_spec
@@ -144,17 +144,15 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
 def _findings(ctx, rules) -> list:
     found: list = []
     if ctx.division in ("closed", "network") and ctx.scenario is not None:
-        base = ctx.submission_root
         source = ctx.log_scenario
         inferred = source is not None and source != ctx.scenario and [ctx.scenario, source] in rules.inferable
         model = rules.models.get(ctx.mlperf_model)
-        # the round's rules name the tests a model needs (from v6.0 on the compliance folder is the
-        # result folder itself: the tree walk says where it is)
-        found = verify_compliance_dir(os.path.join(base, ctx.compliance_rel), os.path.join(base, ctx.rel),
-                                      ctx.model_dir, ctx.scenario_dir, load_round_spec(rules.round), base,
-                                      run_scenario=source if inferred else None,
-                                      required_tests=tuple(model.compliance_tests) if model else None,
-                                      reference_summary=ctx.perf.summary if ctx.perf is not None else None)
+        spec = load_round_spec(rules.round)
+        # the round's rules name the tests a model needs; the load stage read the compliance folder (from
+        # v6.0 on the result folder itself) into ctx.compliance, for every closed and network result
+        found = verify_compliance(ctx.compliance, ctx.model_dir, ctx.scenario_dir, spec, ctx.submission_root,
+                                  run_scenario=source if inferred else None,
+                                  required_tests=tuple(model.compliance_tests) if model else None)
     return found
 
 

@@ -100,6 +100,12 @@ class Sandbox:
                 files.append(name)
         return Listing(exists=True, files=tuple(files), dirs=tuple(dirs))
 
+    def names(self, rel: str) -> tuple[str, ...] | None:
+        """Every name in the folder ``rel`` (sorted) when the walk saw that it holds only plain files and
+        folders; None when it did not (the caller lists it)."""
+        known = self._known.get(rel)
+        return None if known is None else tuple(sorted((*known[0], *known[1])))
+
     def is_dir(self, rel: str) -> bool:
         kind = self._entry(rel)
         if kind is not None:

@@ -22,10 +22,11 @@ from checker.loaders.accuracy_log import (
     TRUNCATED_SIZE, TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, parse_accuracy_json_entries,
     truncated_shape_of,
 )
+from checker.loaders.compliance_folder import ComplianceRecord, load_compliance
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.power import load_power
-from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text, remember
+from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text
 from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
@@ -59,8 +60,7 @@ def locate_root(path: str, divisions: list[str]) -> tuple[str, str]:
 
 
 def _parse_detail(box: Sandbox, rel: str) -> tuple[DetailLog | None, str | None] | None:
-    """The detail log at ``rel``, parsed and remembered (a later parse of the unchanged file, such as the
-    compliance verification's, is free), or why it could not be read; None when there is no such file."""
+    """The detail log at ``rel``, parsed, or why it could not be read; None when there is no such file."""
     if not box.is_file(rel):
         if os.path.islink(box.abs(rel)) and not box.inside(box.abs(rel)):
             return None, "file is a link that leaves the submission tree"
@@ -70,7 +70,6 @@ def _parse_detail(box: Sandbox, rel: str) -> tuple[DetailLog | None, str | None]
         return None, error
     try:
         log = parse_detail_text(text, rel)
-        remember(box.abs(rel), log)
     except LogReadError as exc:  # defensive: parse_detail_text does not raise today
         return None, str(exc)
     return log, None
@@ -467,12 +466,38 @@ def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultC
             for test in box.listing(result.compliance_rel).dirs:
                 if test.startswith("TEST"):
                     rel = f"{result.compliance_rel}/{test}/performance/run_1/mlperf_log_detail.txt"
-                    parsed = _parse_detail(box, rel)
-                    length = tokens_per_sample(parsed[0]) if parsed and parsed[0] is not None else None
+                    log = _compliance_detail(box, result, test, rel)
+                    length = tokens_per_sample(log) if log is not None else None
                     if length is not None:
                         found.append((rel, length))
         out.append(dataclasses.replace(result, output_lengths=tuple(found)) if found else result)
     return out
+
+
+def _compliance(box: Sandbox, compliance_rel: str, rel: str, rules: RoundRules, model_dir: str, scenario_dir: str,
+                perf: ParsedLog | None, accuracy: AccuracyCtx) -> ComplianceRecord | None:
+    """The result's compliance folder read for its verification (None when the round has no audit spec: the
+    compliance checks report that themselves)."""
+    from checker.diagnostics import MlpcError
+    from checker.loaders.audit_spec import load_round_spec
+
+    try:
+        spec = load_round_spec(rules.round)
+    except MlpcError:
+        return None
+    detail = accuracy.detail.log if accuracy.detail is not None else None
+    return load_compliance(box, compliance_rel, rel, spec, model_dir, scenario_dir,
+                           reference_summary=perf.summary if perf is not None else None, accuracy_detail=detail)
+
+
+def _compliance_detail(box: Sandbox, result: ResultCtx, test: str, rel: str) -> DetailLog | None:
+    """The detail log of a compliance test run: the compliance record's when it read it, else parsed here."""
+    record = result.compliance
+    folder = record.folders.get(test) if record is not None else None
+    if folder is not None:
+        return folder.detail if isinstance(folder.detail, DetailLog) else None
+    parsed = _parse_detail(box, rel)
+    return parsed[0] if parsed else None
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,
@@ -495,12 +520,17 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     if layout.leftover_result_dirs:
         leftovers = tuple(d for d in box.listing(rel).dirs if d in layout.leftover_result_dirs)
     compliance_rel = layout.path(layout.compliance, sub_rel, system, model_dir, scenario_dir)
+    perf = parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt")
+    accuracy = _accuracy(box, f"{rel}/accuracy", rules)
+    scenario = canonical_scenario(scenario_dir, rules)
+    compliance = None
+    if sys_ctx.division in ("closed", "network") and scenario is not None:  # what the compliance checks verify
+        compliance = _compliance(box, compliance_rel, rel, rules, model_dir, scenario_dir, perf, accuracy)
     return ResultCtx(
         division=sys_ctx.division, submitter=sys_ctx.submitter, system=sys_ctx, model_dir=model_dir,
-        mlperf_model=mapped, scenario_dir=scenario_dir, scenario=canonical_scenario(scenario_dir, rules),
-        rel=rel, perf_listing=box.listing(f"{perf_rel}/run_1"),
-        perf=parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt"),
-        accuracy=_accuracy(box, f"{rel}/accuracy", rules), measurements=meas, code_rel=code_rel,
+        mlperf_model=mapped, scenario_dir=scenario_dir, scenario=scenario,
+        rel=rel, perf_listing=box.listing(f"{perf_rel}/run_1"), perf=perf, accuracy=accuracy, compliance=compliance,
+        measurements=meas, code_rel=code_rel,
         code_exists=code_exists, compliance_rel=compliance_rel, compliance_exists=box.is_dir(compliance_rel),
         power=power, round_name=rules.round, submission_root=box.root, leftover_dirs=leftovers,
         model_scenario_dirs=tuple(siblings),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from checker.audit.compliance import CODES, verify_compliance_dir
+from checker.loaders.loadgen_log import parse_summary_log
 from checker.loaders.audit_spec import load_round_spec
 
 from .helpers import codes, detail, summary, write
@@ -121,17 +122,20 @@ def test_binary_garbage_never_raises(tmp_path):
 
 
 def test_the_submission_summary_is_read_once_for_every_test(tmp_path, monkeypatch):
-    import checker.audit.compliance as module
+    import builtins
 
     comp, res = make_tree(tmp_path)
     reads = []
-    real = module.parse_summary_log
-    monkeypatch.setattr(module, "parse_summary_log", lambda path: reads.append(path) or real(path))
+    real_open = builtins.open
+    monkeypatch.setattr(builtins, "open", lambda path, *a, **k: reads.append(str(path)) or real_open(path, *a, **k))
     assert run(tmp_path, comp, res) == []
     ref = str(Path(res) / "performance/run_1/mlperf_log_summary.txt")
-    assert reads.count(ref) == 1 and len(reads) == 4  # TEST01, TEST04 and TEST05 compare with it, plus their own
+    summaries = [p for p in reads if p.endswith("mlperf_log_summary.txt")]
+    assert summaries.count(ref) == 1 and len(summaries) == 4  # TEST01, TEST04 and TEST05 compare with it, plus their own
     reads.clear()
-    parsed = real(ref)
+    monkeypatch.undo()
+    parsed = parse_summary_log(ref)
+    monkeypatch.setattr(builtins, "open", lambda path, *a, **k: reads.append(str(path)) or real_open(path, *a, **k))
     assert verify_compliance_dir(comp, res, "resnet50", "Offline", V41, str(tmp_path), reference_summary=parsed) == []
     assert ref not in reads  # the caller's parse (the loader's) is used
 

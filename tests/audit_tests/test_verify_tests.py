@@ -127,3 +127,18 @@ def test_test01_outputs_compare_as_bytes_whatever_the_hex_case():
     assert v.official_passed and not v.passed  # first element equal, the rest differs
     v = vt.verify_test01_outputs([vt.OutputEntry(1, "not hex")], [vt.OutputEntry(1, "NOT HEX")])
     assert v.passed  # text that is not hex is compared as upper-cased text, as before
+
+
+def test_test01_on_reference_keys_reduced_to_the_logged_samples_gives_the_same_verdict():
+    """The load stage keeps of the accuracy-mode log only the samples the TEST01 log holds (plus its own
+    consistency counts): the verdict is the one the whole log gives, duplicates and empty outputs included."""
+    acc = [(0, b"01"), (1, b""), (1, b""), (2, b"0A"), (2, b"0B"), (3, b"FF"), (4, b"00"), (4, b"00"), (5, b"")]
+    perf = [(1, b""), (2, b"0A"), (3, b"FE"), (7, b"00"), (5, b"01")]
+    whole = vt.verify_test01_keys(acc, perf)
+    reduced = vt.reference_keys(acc, {qsl for qsl, _ in perf})
+    assert sorted(reduced.keys) == [1, 2, 3, 5] and reduced.entries == 9
+    assert reduced.duplicates == 3 and reduced.mismatches == 1  # qsl 2 logged again with other data
+    assert vt.verify_test01_keys(reduced, perf) == whole
+    assert whole.num_acc_log_duplicate_keys == 3 and whole.num_acc_log_data_mismatch == 1
+    assert whole.num_perf_log_qsl_idx_match == 4 and whole.num_missing_qsl_idxs == 1
+    assert whole.num_perf_log_full_mismatch == 2  # qsl 3 (FF vs FE) and qsl 5 (empty vs 01)

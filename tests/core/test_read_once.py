@@ -1,7 +1,7 @@
 """Each stage of a check reads what it needs once: the load stage opens each file of the tree at most
-once, the summary stage opens none, and the check stage opens only what the compliance verification
-still reads for itself (listed below, with why). Measured by recording every open of a file inside the
-tree, with the stage it happened in, during a serial check without the cache."""
+once, the summary stage opens none, and the check stage opens only what is listed below (with why).
+Measured by recording every open of a file inside the tree, with the stage it happened in, during a
+serial check without the cache."""
 
 from __future__ import annotations
 
@@ -19,15 +19,11 @@ from tests.conftest import BASE_TREE, real_tree
 
 CHECKER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "checker")
 
-# What is still read outside the load stage (to be moved into it): the compliance verification
-# (checker/audit/compliance.py) reads the compliance folders itself, and of the files the load stage
-# already read it opens the result's accuracy log again (TEST01 compares its outputs with the result's)
-# and the result's performance summary (the reference of TEST04/TEST05); an inferred result's folder is
+# What is still read outside the load stage (to be moved into it): an inferred result's folder is
 # compared byte by byte with its source scenario's, every file of both (checks/performance.py through
-# loaders/tree_writer.compare_folders, v6.0 layout).
-CHECK_STAGE_READER = "audit/compliance.py"
-CHECK_STAGE_READERS = {("check", CHECK_STAGE_READER), ("check", "loaders/tree_writer.py")}
-READ_AGAIN_BY_CHECKS = {"mlperf_log_accuracy.json", "mlperf_log_summary.txt"}
+# loaders/tree_writer.compare_folders, v6.0 layout). The compliance folders are read by the load stage
+# (loaders/compliance_folder.py) and verified from that record.
+CHECK_STAGE_READERS = {("check", "loaders/tree_writer.py")}
 # the load stage opens an untruncated accuracy log twice: once to hash it, once to count its entries
 LOAD_TWICE = {"mlperf_log_accuracy.json"}
 STAGES = (("summary.py", "summarise", "summary"), ("engine.py", "_run_step", "check"),
@@ -36,12 +32,9 @@ STAGES = (("summary.py", "summarise", "summary"), ("engine.py", "_run_step", "ch
 
 def _stage_and_reader(stack) -> tuple[str, str]:
     """The stage an open happened in (the outermost stage function on the stack) and the checker module
-    that read the file (the compliance verification when it is on the stack, else the innermost checker
-    frame)."""
+    that read the file (the innermost checker frame)."""
     frames = [(os.path.relpath(f.filename, CHECKER), f.name) for f in stack if f.filename.startswith(CHECKER)]
     stage = next((name for module, func in frames for m, f, name in STAGES if module == m and func == f), "other")
-    if any(module == CHECK_STAGE_READER for module, _ in frames):
-        return stage, CHECK_STAGE_READER
     return stage, frames[-1][0] if frames else "?"
 
 
@@ -88,8 +81,6 @@ def _assert_read_once(seen) -> None:
     elsewhere = [(path, stage, reader) for path, stage, reader in seen if stage != "load"]
     assert {(stage, reader) for _, stage, reader in elsewhere} <= CHECK_STAGE_READERS, \
         "files opened outside the load stage by something else than the readers listed above"
-    again = {os.path.basename(path) for path, _, reader in elsewhere if path in load and reader == CHECK_STAGE_READER}
-    assert again <= READ_AGAIN_BY_CHECKS, f"files the load stage read, read again by a check: {sorted(again)}"
 
 
 def test_the_fixture_tree_is_read_once_per_stage(monkeypatch):
@@ -114,4 +105,21 @@ def test_a_second_read_in_the_load_stage_is_caught(monkeypatch, tmp_path):
     monkeypatch.setattr(tree, "parse_log", twice)
     seen = _check_reads(monkeypatch, BASE_TREE, "v4.1")
     with pytest.raises(AssertionError, match="more than once"):
+        _assert_read_once(seen)
+
+
+def test_a_compliance_folder_read_by_a_check_is_caught(monkeypatch):
+    """A check that reads a compliance folder itself (as the verification did before the load stage read it)
+    is caught."""
+    import checker.checks.compliance as checks
+    from checker.audit.compliance import verify_compliance
+    from checker.loaders.compliance_folder import read_compliance
+
+    def from_disk(record, *args, **kwargs):
+        return verify_compliance(read_compliance(record.path, record.result_path, args[2], args[0], args[1]),
+                                 *args, **kwargs)
+
+    monkeypatch.setattr(checks, "verify_compliance", from_disk)
+    seen = _check_reads(monkeypatch, real_tree("v4.1"), "v4.1")  # (the fixture tree has no compliance folder)
+    with pytest.raises(AssertionError, match="outside the load stage"):
         _assert_read_once(seen)

@@ -1,0 +1,326 @@
+"""Read one result's compliance folder (TEST01/04/05/06/07/08/09) once, into a :class:`ComplianceRecord`.
+
+The compliance verification (:mod:`checker.audit.compliance`) judges a result's tests from this record
+alone and opens no file. ``mlpc check`` builds the record in its load stage (``checker.loaders.tree``);
+the stand-alone audit commands build it here too (:func:`read_compliance`), so there is one reading and
+one verification for both.
+
+What the record keeps of each ``TEST0x`` folder: which of the files the round's rules name are there
+(and the names in the folders whose file set is exact), the text of the ``verify_*.txt`` files (their
+first MiB), the test run's parsed summary and detail logs (or why they could not be read), and of each
+accuracy log the facts one pass over it gave (:class:`LogPass`: problems, truncation, entry count, and
+what the test compares: TEST01 output keys, TEST06 verdict, TEST07 sample count, TEST08 verdict, TEST09
+output lengths). Of the result itself it keeps its performance summary (the reference of
+TEST01/04/05, the tree loader's parse when it has one), the TEST01 reference outputs of its accuracy log
+(only the samples the TEST01 log holds, plus the log's own consistency counts) and its accuracy run's
+sample count (TEST08). Nothing here raises on bad input: a file that cannot be read is kept as the
+reason, which the verification reports with its own code.
+"""
+
+from __future__ import annotations
+
+import os
+from binascii import unhexlify
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from checker.audit import verify_tests as vt
+from checker.loaders.accuracy_entries import AccuracyEntries
+from checker.loaders.fs import Sandbox
+from checker.loaders.loadgen_log import (
+    MAX_LOG_BYTES, DetailLog, LogReadError, parse_detail_log, parse_detail_text, parse_summary_log, parse_summary_text)
+from checker.models.audit_spec import RoundAuditSpec
+
+PERF_DIR = "performance/run_1"
+ACC_LOG = "mlperf_log_accuracy.json"
+DETAIL = f"{PERF_DIR}/mlperf_log_detail.txt"
+SUMMARY = f"{PERF_DIR}/mlperf_log_summary.txt"
+TEST_LOG = f"accuracy/{ACC_LOG}"
+FALLBACK_FILES = ("accuracy/baseline_accuracy.txt", "accuracy/compliance_accuracy.txt")  # TEST01
+MAX_TEXT_BYTES = 1024 * 1024  # verify_*.txt and accuracy.txt files: the first MiB is read
+
+
+def scenario_name(scenario_dir: str) -> str:
+    """The scenario a folder name stands for (lower-case folders of v5.1 and later), else the name itself."""
+    canonical = {s.lower(): s for s in ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")}
+    return canonical.get(scenario_dir.lower(), scenario_dir)
+
+
+# --------------------------------------------------------------------------- accuracy logs
+
+
+class AccuracyLogReader(AccuracyEntries):
+    """The entries of an ``mlperf_log_accuracy.json`` (read by :mod:`checker.loaders.accuracy_entries`),
+    as :class:`~checker.audit.verify_tests.OutputEntry` or as TEST01 output keys. Never raises:
+    problems are collected on the reader."""
+
+    def __iter__(self) -> Iterator[vt.OutputEntry]:
+        for rows in self.batches():
+            yield from _entries(rows)
+
+    def keys(self, width: int) -> Iterator[tuple[int, bytes]]:
+        """``(qsl_idx, output key)`` of every entry (:func:`checker.audit.verify_tests.output_key`)."""
+        for rows in self.batches():
+            yield from vt.output_keys(rows, width)
+
+
+@dataclass(frozen=True)
+class LogPass:
+    """What one pass over an accuracy log kept: its problems (as :class:`AccuracyLogReader` collects
+    them) and ``value``, what the verification compares (which depends on the test)."""
+
+    path: str  # absolute
+    error: str | None = None
+    truncated: bool = False
+    malformed: tuple[tuple[int, str], ...] = ()
+    entries: int = 0
+    value: object = None
+
+
+def _entries(rows: list) -> list[vt.OutputEntry]:
+    """The rows of an accuracy log as the entries the TEST06 verification reads."""
+    return [vt.OutputEntry(qsl, str(data, "ascii"), token_data.decode("ascii") if token_data else None, count,
+                           unhexlify(data) if raw is None else raw) for qsl, data, token_data, count, raw in rows]
+
+
+def _pass(reader: AccuracyLogReader, value: object) -> LogPass:
+    return LogPass(reader.path, reader.error, reader.truncated, tuple(reader.malformed), reader.entries, value)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+@dataclass(frozen=True)
+class TestFolder:
+    """One ``TEST0x`` folder of a compliance folder, as read once."""
+
+    name: str
+    path: str  # absolute
+    files: frozenset[str] = frozenset()  # the paths (relative, "/"-separated) of the files asked about that are files
+    listings: dict = field(default_factory=dict)  # folder (relative) -> every name in it, or None (unlistable)
+    texts: dict = field(default_factory=dict)  # file (relative) -> its first MiB as text; absent or None: unreadable
+    summary: dict | str | None = None  # the test run's summary log parsed, or why it cannot be read; None: no file
+    detail: DetailLog | str | None = None  # the test run's detail log, the same way
+    logs: dict = field(default_factory=dict)  # what -> LogPass ("accuracy": the test's log, "reference": the result's)
+
+    def path_of(self, rel: str) -> str:
+        return os.path.join(self.path, *rel.split("/"))
+
+    def has(self, rel: str) -> bool:
+        return rel in self.files
+
+    def text(self, rel: str) -> str | None:
+        return self.texts.get(rel)
+
+
+@dataclass(frozen=True)
+class ComplianceRecord:
+    """A result's compliance folder and what its verification needs of the result itself."""
+
+    path: str  # the compliance folder (absolute): compliance/<sys>/<model>/<scenario>, or the result folder (v6.0+)
+    result_path: str  # the result folder (absolute)
+    exists: bool
+    folders: dict = field(default_factory=dict)  # TEST* folder name -> TestFolder, every one present
+    reference_summary: dict | str | None = None  # the result's performance summary, or why unreadable; None: no file
+    accuracy_count: int | None = None  # samples of the result's accuracy run (its detail log), TEST08
+    result_log: bool = False  # the result's accuracy log is a file (TEST01, TEST08)
+    failure: Exception | None = None  # the reading stopped on input nothing here expected (reported as CP020)
+
+    @property
+    def result_log_path(self) -> str:
+        return os.path.join(self.result_path, "accuracy", ACC_LOG)
+
+    @property
+    def tests(self) -> tuple[str, ...]:
+        return tuple(sorted(self.folders))
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def _read_small_text(path: str) -> str | None:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_TEXT_BYTES + 1)
+    except OSError:
+        return None
+    return raw[:MAX_TEXT_BYTES].decode("utf-8", errors="replace")
+
+
+def _summary(box: Sandbox, rel: str) -> dict | str:
+    text, _ = box.read_text(rel, limit=MAX_LOG_BYTES)
+    if text is not None:
+        return parse_summary_text(text)
+    try:  # what the log reader says of a file the sandbox does not read
+        return parse_summary_log(box.abs(rel))
+    except LogReadError as exc:
+        return str(exc)
+
+
+def _detail(box: Sandbox, rel: str) -> DetailLog | str:
+    text, _ = box.read_text(rel, limit=MAX_LOG_BYTES)
+    if text is not None:
+        return parse_detail_text(text, box.abs(rel))
+    try:  # what the log reader says of a file the sandbox does not read
+        return parse_detail_log(box.abs(rel))
+    except LogReadError as exc:
+        return str(exc)
+
+
+def _names(box: Sandbox, rel: str) -> tuple[str, ...] | None:
+    """Every name in the folder ``rel`` (as os.listdir gives them); None when it cannot be listed."""
+    known = box.names(rel)
+    if known is not None:
+        return known
+    try:
+        return tuple(sorted(os.listdir(box.abs(rel))))
+    except OSError:
+        return None
+
+
+@dataclass
+class _Reading:
+    """The reading of one compliance folder in progress."""
+
+    box: Sandbox
+    spec: RoundAuditSpec
+    model: str  # the mlperf model name
+    scenario: str
+    result_rel: str
+
+    def folder(self, name: str, rel: str) -> TestFolder:
+        rule = self.spec.tests.get(name)
+        path = self.box.abs(rel)
+        wanted = {DETAIL}
+        texts: dict[str, str | None] = {}
+        listings: dict[str, tuple[str, ...] | None] = {}
+        if rule is not None:
+            wanted |= set(rule.files.required) | {rule.verify_file, SUMMARY, TEST_LOG, "verify_accuracy.txt",
+                                                  "verify_performance.txt", *FALLBACK_FILES}
+            for rel_dir in rule.files.exact_dirs:
+                if self.box.is_dir(_join(rel, rel_dir)):
+                    listings[rel_dir] = _names(self.box, _join(rel, rel_dir))
+        files = frozenset(f for f in wanted if self.box.is_file(_join(rel, f)))
+        folder = TestFolder(name, path, files, listings, texts)
+        if rule is None:  # a folder the round does not define: only its run's detail log is read (output lengths)
+            return TestFolder(name, path, files, detail=_detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None)
+        for text in {rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES}:
+            if text in files:
+                texts[text] = _read_small_text(folder.path_of(text))
+        summary = _summary(self.box, _join(rel, SUMMARY)) if rule.performance is not None and SUMMARY in files else None
+        detail = _detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None
+        return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule))
+
+    def result_log(self) -> str | None:
+        rel = _join(self.result_rel, TEST_LOG)
+        return self.box.abs(rel) if self.box.is_file(rel) else None
+
+    def logs(self, name: str, folder: TestFolder, rule) -> dict[str, LogPass]:
+        """One pass over each accuracy log the test compares, keeping what the comparison needs."""
+        own = folder.path_of(TEST_LOG) if folder.has(TEST_LOG) else None
+        if own is None:
+            return {}
+        if name == "TEST01":
+            reader = AccuracyLogReader(own)
+            keys = list(reader.keys(1))
+            logs = {"accuracy": _pass(reader, keys)}
+            result = self.result_log()
+            if result is not None:
+                ref = AccuracyLogReader(result)
+                logs["reference"] = _pass(ref, vt.reference_keys(ref.keys(1), {qsl for qsl, _ in keys}))
+            return logs
+        if name == "TEST06":
+            eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
+            if eos is None:
+                return {}
+            reader = AccuracyLogReader(own)
+            rows = [row for rows in reader.batches() for row in rows]
+            verdict = None  # judged only from a whole log (a truncated one gives its entry count only)
+            if not (reader.truncated or reader.error):
+                verdict = vt.verify_test06(_entries(rows), self.scenario, eos, rule.llm_output)
+            return {"accuracy": _pass(reader, verdict)}
+        if name == "TEST07":
+            if rule.score.get(self.model) is None:
+                return {}
+            reader = AccuracyLogReader(own)
+            return {"accuracy": _pass(reader, len({row[0] for rows in reader.batches() for row in rows}))}
+        from checker.audit import verify_tests_v6 as v6  # (numpy: only for the rounds that have these tests)
+
+        if name == "TEST08":
+            result = self.result_log()
+            if result is None or rule.ne_match is None:
+                return {}
+            acc, perf = AccuracyLogReader(result), AccuracyLogReader(own)
+            verdict = v6.verify_test08(acc, perf, rule.ne_match)
+            return {"reference": _pass(acc, None), "accuracy": _pass(perf, verdict)}
+        if name == "TEST09":
+            if rule.output_length.get(self.model) is None:
+                return {}
+            reader = AccuracyLogReader(own)
+            sizes = [len(row[4]) if row[4] is not None else len(row[1]) // 2 for rows in reader.batches() for row in rows]
+            return {"accuracy": _pass(reader, v6.length_stats(sizes, rule.token_bytes))}
+        return {}
+
+
+def load_compliance(box: Sandbox, compliance_rel: str, result_rel: str, spec: RoundAuditSpec, model_dir: str,
+                    scenario_dir: str, *, reference_summary: dict | None = None,
+                    accuracy_detail: DetailLog | None | bool = False) -> ComplianceRecord:
+    """The record of the compliance folder ``compliance_rel`` of the result ``result_rel`` (both relative to
+    ``box``). ``reference_summary``: the result's performance summary when the caller parsed it already;
+    ``accuracy_detail``: the result's accuracy detail log when the caller parsed it (None: it has none or
+    it is unreadable; False: not asked, read here when TEST08 needs it). Never raises on bad input."""
+    try:
+        return _load(box, compliance_rel, result_rel, spec, model_dir, scenario_dir, reference_summary, accuracy_detail)
+    except Exception as exc:  # pragma: no cover - last-resort isolation: the verification reports it
+        return ComplianceRecord(box.abs(compliance_rel), box.abs(result_rel), box.is_dir(compliance_rel), failure=exc)
+
+
+def _load(box: Sandbox, compliance_rel: str, result_rel: str, spec: RoundAuditSpec, model_dir: str,
+          scenario_dir: str, reference_summary: dict | None, accuracy_detail: DetailLog | None | bool
+          ) -> ComplianceRecord:
+    reading = _Reading(box, spec, spec.mlperf_model(model_dir), scenario_name(scenario_dir), result_rel)
+    path = box.abs(compliance_rel)
+    if not box.is_dir(compliance_rel):
+        return ComplianceRecord(path, box.abs(result_rel), False)
+    names = _names(box, compliance_rel) or ()
+    folders = {name: reading.folder(name, _join(compliance_rel, name)) for name in names
+               if name.startswith("TEST") and box.is_dir(_join(compliance_rel, name))}
+    ref = reference_summary
+    if ref is None and any(name in spec.tests and spec.tests[name].performance is not None for name in folders):
+        ref_rel = _join(result_rel, SUMMARY)
+        ref = _summary(box, ref_rel) if box.is_file(ref_rel) else None
+    count = None
+    if "TEST08" in folders:
+        if accuracy_detail is False:
+            detail_rel = _join(result_rel, "accuracy/mlperf_log_detail.txt")
+            accuracy_detail = _detail(box, detail_rel) if box.is_file(detail_rel) else None
+        count = _sample_count(accuracy_detail) if isinstance(accuracy_detail, DetailLog) else None
+    return ComplianceRecord(path, box.abs(result_rel), True, folders, ref, count, reading.result_log() is not None)
+
+
+def _sample_count(detail: DetailLog) -> int | None:
+    for key in ("effective_accuracy_sample_count", "qsl_reported_total_count"):
+        value = detail.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
+
+
+def read_compliance(compliance_dir: str, result_dir: str, spec: RoundAuditSpec, model_dir: str,
+                    scenario_dir: str, *, reference_summary: dict | None = None) -> ComplianceRecord:
+    """The record of a compliance folder given by paths (the stand-alone audit commands): read inside the
+    folder that holds both the compliance folder and the result folder."""
+    compliance_dir, result_dir = os.path.abspath(compliance_dir), os.path.abspath(result_dir)
+    root = os.path.commonpath([compliance_dir, result_dir])
+    box = Sandbox(root)
+    return load_compliance(box, _rel(box, compliance_dir), _rel(box, result_dir), spec, model_dir, scenario_dir,
+                           reference_summary=reference_summary)
+
+
+def _rel(box: Sandbox, path: str) -> str:
+    rel = box.rel(path)
+    return "" if rel == "." else rel
+
+
+def _join(rel: str, name: str) -> str:
+    return f"{rel}/{name}" if rel else name
