@@ -533,6 +533,8 @@ class ResultCache:
         self.stats = CacheStats()
         self._write_failed = False
         self.quick_keys: dict[str, str | None] = {}  # "<division>/<submitter>" -> its stat key, this run
+        # units whose stat key the warm path (checker.warm) found unchanged: "<division>/<submitter>" -> (salt, key)
+        self.known_keys: dict[str, tuple[str, str]] = {}
 
     # the parts a worker process needs to open the same cache
     def spec(self) -> tuple:

@@ -117,10 +117,14 @@ def unit_stat_key(cache, root: str, sub_rel: str) -> str | None:
     (``checker.warm``) compares with the disk."""
     from checker import cache as store
 
-    manifest = store.stat_manifest(root, sub_rel)
-    quick = store.stat_key(cache.salt, root, sub_rel, manifest)
-    if quick and not cache.has("stats", quick):
-        cache.store("stats", quick, store.outline(manifest))
+    known = cache.known_keys.get(sub_rel)
+    if known is not None and known[0] == cache.salt:  # the warm path just read its stat fields again
+        quick = known[1]
+    else:
+        manifest = store.stat_manifest(root, sub_rel)
+        quick = store.stat_key(cache.salt, root, sub_rel, manifest)
+        if quick and not cache.has("stats", quick):
+            cache.store("stats", quick, store.outline(manifest))
     cache.quick_keys[sub_rel] = quick
     return quick
 

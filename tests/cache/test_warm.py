@@ -190,3 +190,26 @@ def test_a_warm_re_check_in_a_new_process_loads_no_check(base_tree, tmp_path):
     assert outputs[1][0] == []
     assert outputs[1][1] == outputs[0][1]
     assert json.loads(outputs[1][1])["counts"]["results"] > 0
+
+
+def test_after_a_change_the_unchanged_units_are_not_walked_again(base_tree, tmp_path, monkeypatch):
+    import shutil
+
+    shutil.copytree(os.path.join(base_tree, "closed", "Acme"), os.path.join(base_tree, "closed", "Beta"))
+    took = Took(monkeypatch)
+    api.check(base_tree, cache=_cache(tmp_path))
+    _same_size_edit(os.path.join(base_tree, ACCURACY), "'rouge1': 43.1", "'rouge1': 41.0")
+    walked = []
+    real = store.stat_manifest
+
+    def counted(root, rel_dir="", skip=frozenset()):
+        walked.append(rel_dir)
+        return real(root, rel_dir, skip)
+
+    monkeypatch.setattr(store, "stat_manifest", counted)
+    changed = _cache(tmp_path)
+    report = json_report.render(api.check(base_tree, cache=changed))
+    assert took.usual == 2 and changed.stats.units_reused == 1 and changed.stats.units_checked == 1
+    assert "closed/Beta" not in walked and "closed/Acme" in walked
+    monkeypatch.setattr(store, "stat_manifest", real)
+    assert report == json_report.render(api.check(base_tree, cache=False))
