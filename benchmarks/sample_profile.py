@@ -35,14 +35,18 @@ def _name(code) -> str:
     return f"{where}:{code.co_name}"
 
 
-def profile(argv: list[str]) -> tuple[float, int, collections.Counter]:
-    """(CPU seconds, samples, samples per function on the stack) of ``mlpc`` run with ``argv``."""
+def profile(argv: list[str]) -> tuple[float, int, tuple[collections.Counter, collections.Counter]]:
+    """(CPU seconds, samples, (samples per function on the stack, samples per function at the top of
+    the stack)) of ``mlpc`` run with ``argv``."""
     counts: collections.Counter = collections.Counter()
+    leaves: collections.Counter = collections.Counter()
     samples = 0
 
     def sample(signum, frame) -> None:
         nonlocal samples
         samples += 1
+        if frame is not None:
+            leaves[_name(frame.f_code)] += 1
         seen = set()
         while frame is not None:
             name = _name(frame.f_code)
@@ -60,7 +64,7 @@ def profile(argv: list[str]) -> tuple[float, int, collections.Counter]:
         app(argv, standalone_mode=False)
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
-    return time.process_time() - start, samples, counts
+    return time.process_time() - start, samples, (counts, leaves)
 
 
 def main() -> int:
@@ -69,11 +73,15 @@ def main() -> int:
     parser.add_argument("--round", required=True, help="round rules (v4.1, v5.1, v6.0, ...)")
     parser.add_argument("--top", type=int, default=40, help="functions to print (default 40)")
     parser.add_argument("--match", default="", help="print only functions whose module:name contains this")
+    parser.add_argument("--self", dest="own", action="store_true",
+                        help="self time: CPU seconds with the function at the top of the Python stack (its own "
+                             "code and the C functions it calls), instead of inclusive time")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as work:
-        cpu, samples, counts = profile(["check", args.tree, "--round", args.round, "--format", "json", "--quiet",
+        cpu, samples, (inclusive, own) = profile(["check", args.tree, "--round", args.round, "--format", "json", "--quiet",
                                         "--output", os.path.join(work, "report.json"), "--jobs", "1", "--no-cache"])
-    print(f"CPU {cpu:.3f} s, {samples} samples; inclusive CPU seconds per function:")
+    counts = own if args.own else inclusive
+    print(f"CPU {cpu:.3f} s, {samples} samples; {'self' if args.own else 'inclusive'} CPU seconds per function:")
     shown = [(n, c) for n, c in counts.most_common() if args.match in n][:args.top]
     for name, count in shown:
         print(f"{count / max(samples, 1) * cpu:8.3f}  {name}")
