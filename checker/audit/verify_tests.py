@@ -306,19 +306,40 @@ class ReferenceKeys:
 def reference_keys(accuracy: Iterable[tuple[int, bytes | tuple]], wanted: set | None = None) -> ReferenceKeys:
     """:class:`ReferenceKeys` of ``(qsl_idx, output key)`` pairs in log order (the first output logged for a
     qsl_idx is the reference); ``keys`` holds only the qsl_idx in ``wanted`` when it is given."""
-    first: dict = {}
-    n = mismatch = 0
-    get = first.get
-    unseen = object()
-    for qsl, key in accuracy:
-        n += 1
-        ref = get(qsl, unseen)
-        if ref is unseen:
-            first[qsl] = key
-        elif ref != key:
-            mismatch += 1
-    keys = first if wanted is None else {qsl: first[qsl] for qsl in wanted if qsl in first}
-    return ReferenceKeys(n, n - len(first), mismatch, keys)
+    builder = ReferenceKeysBuilder()
+    builder.add(accuracy)
+    return builder.result(wanted)
+
+
+class ReferenceKeysBuilder:
+    """:func:`reference_keys` fed a block of pairs at a time: the load stage reads a result's accuracy log
+    once, in one pass that TEST01's reference outputs share with TEST08's and with the log's digest."""
+
+    _UNSEEN = object()
+
+    def __init__(self) -> None:
+        self.first: dict = {}
+        self.entries = self.mismatches = 0
+
+    def add(self, accuracy: Iterable[tuple[int, bytes | tuple]]) -> None:
+        first = self.first
+        get = first.get
+        unseen = self._UNSEEN
+        n = mismatch = 0
+        for qsl, key in accuracy:
+            n += 1
+            ref = get(qsl, unseen)
+            if ref is unseen:
+                first[qsl] = key
+            elif ref != key:
+                mismatch += 1
+        self.entries += n
+        self.mismatches += mismatch
+
+    def result(self, wanted: set | None = None) -> ReferenceKeys:
+        first = self.first
+        keys = first if wanted is None else {qsl: first[qsl] for qsl in wanted if qsl in first}
+        return ReferenceKeys(self.entries, self.entries - len(first), self.mismatches, keys)
 
 
 def verify_test01_keys(

@@ -25,7 +25,7 @@ import binascii
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import BinaryIO, Callable, ContextManager, Iterator
 
 MAX_LINE_BYTES = 256 * 1024 * 1024  # a longer line is read in pieces of this size (each a malformed line)
 BLOCK_BYTES = 4 * 1024 * 1024
@@ -122,24 +122,27 @@ class AccuracyEntries:
     ``truncated``: the log holds the ``...`` line of a published (head + tail) log; an entry cut by the
     truncation (the last line of the head, the first line of the tail) is not malformed.
     ``malformed``: (line number, problem) of every other line that is not an entry, known once the
-    whole log was read. ``error``: the file could not be opened or read (the rows stop there)."""
+    whole log was read. ``error``: the file could not be opened or read (the rows stop there).
+    ``opener``: how to open the log (a binary stream at its start, as a context manager) when the load
+    stage reads it once for more than these rows; None: ``open(path, "rb")``."""
 
     path: str
     truncated: bool = False
     malformed: list[tuple[int, str]] = field(default_factory=list)
     error: str | None = None
     entries: int = 0
+    opener: Callable[[], ContextManager[BinaryIO]] | None = field(default=None, repr=False, compare=False)
 
     def batches(self) -> Iterator[list[Row]]:
         """The rows of the log in file order, a list per block read."""
         try:
-            handle = open(self.path, "rb")
+            opened = open(self.path, "rb") if self.opener is None else self.opener()
         except OSError as exc:
             self.error = f"cannot open: {exc.strerror or exc}"
             return
         state = _State()
         block_size = min(BLOCK_BYTES, MAX_LINE_BYTES)  # a line inside one block is never too long
-        with handle:
+        with opened as handle:
             pieces: list[bytes] = []  # the line begun by earlier blocks, not yet ended
             held = start = 0  # its length and offset
             while True:

@@ -27,7 +27,7 @@ Everything here streams: memory stays constant whatever the size of the log.
 from __future__ import annotations
 
 import codecs
-import hashlib
+import contextlib
 import io
 import json
 import os
@@ -35,6 +35,9 @@ import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
+
+from checker.loaders.hashing_reader import HashingReader
 
 #: Characters kept at each end by the official truncation.
 VIEWABLE_CHARS = 4096
@@ -64,13 +67,8 @@ class AccuracyLogError(ValueError):
 def sha256_file(path: str | os.PathLike[str], chunk_size: int = CHUNK_SIZE) -> str:
     """Lowercase hex sha256 of a file, read in ``chunk_size`` blocks into one
     reused buffer (constant memory)."""
-    digest = hashlib.sha256()
-    buf = bytearray(chunk_size)
-    view = memoryview(buf)
-    with open(path, "rb", buffering=0) as f:
-        while n := f.readinto(buf):
-            digest.update(view[:n])
-    return digest.hexdigest()
+    with HashingReader(open(path, "rb", buffering=0), chunk_size=chunk_size) as reader:
+        return reader.hexdigest()
 
 
 # ------------------------------------------------------------------ truncation
@@ -259,7 +257,8 @@ def _entry(obj: object, path: Path, where: int) -> AccuracyEntry:
 
 
 def parse_accuracy_json_entries(
-    path: str | os.PathLike[str], max_entry_chars: int = MAX_ENTRY_CHARS
+    path: str | os.PathLike[str], max_entry_chars: int = MAX_ENTRY_CHARS, *, source: BinaryIO | None = None,
+    truncated_shape: bool | None = None,
 ) -> Iterator[AccuracyEntry]:
     """Yield the entries of an untruncated ``mlperf_log_accuracy.json`` (a JSON
     list of ``{"seq_id", "qsl_idx", "data"}`` objects) one at a time.
@@ -267,11 +266,21 @@ def parse_accuracy_json_entries(
     Memory is bounded by the largest entry (at most ``max_entry_chars``).
     Raises :class:`AccuracyLogError` (a ``ValueError``) with the path and an
     approximate character position on malformed or truncated JSON.
+
+    ``source``: the file already open (binary, at its start), read instead of
+    opening ``path``, which then only names it in messages (the load stage reads
+    a log once for its hash and its entries). ``truncated_shape``: whether the
+    file has the official truncated shape, when the caller knows it (an error
+    message says so); None: the file is looked at when a message needs it.
     """
     p = Path(path)
     decoder = json.JSONDecoder()
-    truncated_hint = " (the file has the official truncated shape; its entries cannot be read)"
-    with open(p, "rb") as f:
+
+    def hint() -> str:
+        shape = is_truncated_shape(p) if truncated_shape is None else truncated_shape
+        return " (the file has the official truncated shape; its entries cannot be read)" if shape else ""
+
+    with (open(p, "rb") if source is None else contextlib.nullcontext(source)) as f:
         r = _Reader(f, p)
         if r.skip_ws() != "[":
             got = r.skip_ws() or "end of file"
@@ -281,15 +290,13 @@ def parse_accuracy_json_entries(
         while True:
             c = r.skip_ws()
             if c == "":
-                hint = truncated_hint if is_truncated_shape(p) else ""
-                raise AccuracyLogError(p, f"unexpected end of file inside the list{hint}", r.offset)
+                raise AccuracyLogError(p, f"unexpected end of file inside the list{hint()}", r.offset)
             if c == "]":
                 r.pos += 1
                 break
             if not first:
                 if c != ",":
-                    hint = truncated_hint if is_truncated_shape(p) else ""
-                    raise AccuracyLogError(p, f"expected ',' or ']' between entries, found {c!r}{hint}", r.offset)
+                    raise AccuracyLogError(p, f"expected ',' or ']' between entries, found {c!r}{hint()}", r.offset)
                 r.pos += 1
                 c = r.skip_ws()
                 if c == "":
@@ -304,8 +311,7 @@ def parse_accuracy_json_entries(
                         break
                 except json.JSONDecodeError as exc:
                     if r.eof:
-                        hint = truncated_hint if is_truncated_shape(p) else ""
-                        raise AccuracyLogError(p, f"invalid JSON ({exc.msg}){hint}", r.base + exc.pos) from None
+                        raise AccuracyLogError(p, f"invalid JSON ({exc.msg}){hint()}", r.base + exc.pos) from None
                 if len(r.buf) - r.pos > max_entry_chars:
                     raise AccuracyLogError(
                         p, f"an entry is longer than {max_entry_chars} characters (malformed log?)", start

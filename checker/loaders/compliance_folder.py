@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import os
 from binascii import unhexlify
-from dataclasses import dataclass, field
-from typing import Iterator
+from dataclasses import dataclass, field, replace
+from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
 from checker.loaders.accuracy_entries import AccuracyEntries
@@ -187,6 +187,11 @@ class _Reading:
     model: str  # the mlperf model name
     scenario: str
     result_rel: str
+    # the result's accuracy log: how the load stage, which holds it open, gives it from its start (None: it is
+    # not a file), or False (the stand-alone commands): opened here
+    result_source: Callable[[], ContextManager[BinaryIO]] | None | bool = False
+    test01: set | None = None  # the qsl_idx TEST01's own log holds, when TEST01 compares with the result's log
+    test08: tuple | None = None  # (TEST08's own log, its rule), when TEST08 compares with the result's log
 
     def folder(self, name: str, rel: str) -> TestFolder:
         rule = self.spec.tests.get(name)
@@ -211,24 +216,24 @@ class _Reading:
         detail = _detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None
         return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule))
 
-    def result_log(self) -> str | None:
-        rel = _join(self.result_rel, TEST_LOG)
-        return self.box.abs(rel) if self.box.is_file(rel) else None
+    @property
+    def has_result_log(self) -> bool:
+        if self.result_source is False:
+            return self.box.is_file(_join(self.result_rel, TEST_LOG))
+        return self.result_source is not None
 
     def logs(self, name: str, folder: TestFolder, rule) -> dict[str, LogPass]:
-        """One pass over each accuracy log the test compares, keeping what the comparison needs."""
+        """One pass over each accuracy log the test compares, keeping what the comparison needs (the
+        result's log is read later, once for every test that compares with it: :meth:`references`)."""
         own = folder.path_of(TEST_LOG) if folder.has(TEST_LOG) else None
         if own is None:
             return {}
         if name == "TEST01":
             reader = AccuracyLogReader(own)
             keys = list(reader.keys(1))
-            logs = {"accuracy": _pass(reader, keys)}
-            result = self.result_log()
-            if result is not None:
-                ref = AccuracyLogReader(result)
-                logs["reference"] = _pass(ref, vt.reference_keys(ref.keys(1), {qsl for qsl, _ in keys}))
-            return logs
+            if self.has_result_log:
+                self.test01 = {qsl for qsl, _ in keys}
+            return {"accuracy": _pass(reader, keys)}
         if name == "TEST06":
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
             if eos is None:
@@ -244,47 +249,82 @@ class _Reading:
                 return {}
             reader = AccuracyLogReader(own)
             return {"accuracy": _pass(reader, len({row[0] for rows in reader.batches() for row in rows}))}
-        from checker.audit import verify_tests_v6 as v6  # (numpy: only for the rounds that have these tests)
-
         if name == "TEST08":
-            result = self.result_log()
-            if result is None or rule.ne_match is None:
-                return {}
-            acc, perf = AccuracyLogReader(result), AccuracyLogReader(own)
-            verdict = v6.verify_test08(acc, perf, rule.ne_match)
-            return {"reference": _pass(acc, None), "accuracy": _pass(perf, verdict)}
+            if self.has_result_log and rule.ne_match is not None:
+                self.test08 = (AccuracyLogReader(own), rule.ne_match)
+            return {}
         if name == "TEST09":
             if rule.output_length.get(self.model) is None:
                 return {}
+            from checker.audit import verify_tests_v6 as v6  # (numpy: only for the rounds that have these tests)
+
             reader = AccuracyLogReader(own)
             sizes = [len(row[4]) if row[4] is not None else len(row[1]) // 2 for rows in reader.batches() for row in rows]
             return {"accuracy": _pass(reader, v6.length_stats(sizes, rule.token_bytes))}
         return {}
 
+    def references(self, folders: dict[str, TestFolder]) -> dict[str, TestFolder]:
+        """``folders`` with what TEST01 and TEST08 keep of the result's accuracy log, read in one pass for
+        both (and, in the load stage, for the log's own digest) once their own logs were read."""
+        if self.test01 is None and self.test08 is None:
+            return folders
+        rel = _join(self.result_rel, TEST_LOG)
+        source = None if self.result_source is False else self.result_source
+        reader = AccuracyLogReader(self.box.abs(rel), opener=source)
+        keys = vt.ReferenceKeysBuilder() if self.test01 is not None else None
+
+        def blocks() -> Iterator[list]:
+            for rows in reader.batches():
+                if keys is not None:
+                    keys.add(vt.output_keys(rows, 1))
+                yield rows
+
+        rows = blocks()
+        verdict = None
+        if self.test08 is not None:
+            from checker.audit import verify_tests_v6 as v6  # (numpy: only for the rounds that have these tests)
+
+            perf, ne_match = self.test08
+            verdict = v6.verify_test08((entry for block in rows for entry in _entries(block)), perf, ne_match)
+        for _ in rows:  # what TEST08 did not read, or all of it for TEST01 alone
+            pass
+        folders = dict(folders)
+        if keys is not None:
+            test01 = folders["TEST01"]
+            folders["TEST01"] = replace(test01, logs={**test01.logs, "reference": _pass(reader, keys.result(self.test01))})
+        if self.test08 is not None:
+            folders["TEST08"] = replace(folders["TEST08"], logs={"reference": _pass(reader, None),
+                                                                 "accuracy": _pass(self.test08[0], verdict)})
+        return folders
+
 
 def load_compliance(box: Sandbox, compliance_rel: str, result_rel: str, spec: RoundAuditSpec, model_dir: str,
                     scenario_dir: str, *, reference_summary: dict | None = None,
-                    accuracy_detail: DetailLog | None | bool = False) -> ComplianceRecord:
+                    accuracy_detail: DetailLog | None | bool = False,
+                    result_log: Callable[[], ContextManager[BinaryIO]] | None | bool = False) -> ComplianceRecord:
     """The record of the compliance folder ``compliance_rel`` of the result ``result_rel`` (both relative to
     ``box``). ``reference_summary``: the result's performance summary when the caller parsed it already;
     ``accuracy_detail``: the result's accuracy detail log when the caller parsed it (None: it has none or
-    it is unreadable; False: not asked, read here when TEST08 needs it). Never raises on bad input."""
+    it is unreadable; False: not asked, read here when TEST08 needs it); ``result_log``: the result's
+    accuracy log from its start when the caller holds it open (None: it is not a file; False: opened here).
+    Never raises on bad input."""
     try:
-        return _load(box, compliance_rel, result_rel, spec, model_dir, scenario_dir, reference_summary, accuracy_detail)
+        return _load(box, compliance_rel, result_rel, spec, model_dir, scenario_dir, reference_summary, accuracy_detail,
+                     result_log)
     except Exception as exc:  # pragma: no cover - last-resort isolation: the verification reports it
         return ComplianceRecord(box.abs(compliance_rel), box.abs(result_rel), box.is_dir(compliance_rel), failure=exc)
 
 
 def _load(box: Sandbox, compliance_rel: str, result_rel: str, spec: RoundAuditSpec, model_dir: str,
-          scenario_dir: str, reference_summary: dict | None, accuracy_detail: DetailLog | None | bool
-          ) -> ComplianceRecord:
-    reading = _Reading(box, spec, spec.mlperf_model(model_dir), scenario_name(scenario_dir), result_rel)
+          scenario_dir: str, reference_summary: dict | None, accuracy_detail: DetailLog | None | bool,
+          result_log: Callable[[], ContextManager[BinaryIO]] | None | bool = False) -> ComplianceRecord:
+    reading = _Reading(box, spec, spec.mlperf_model(model_dir), scenario_name(scenario_dir), result_rel, result_log)
     path = box.abs(compliance_rel)
     if not box.is_dir(compliance_rel):
         return ComplianceRecord(path, box.abs(result_rel), False)
     names = _names(box, compliance_rel) or ()
-    folders = {name: reading.folder(name, _join(compliance_rel, name)) for name in names
-               if name.startswith("TEST") and box.is_dir(_join(compliance_rel, name))}
+    folders = reading.references({name: reading.folder(name, _join(compliance_rel, name)) for name in names
+                                  if name.startswith("TEST") and box.is_dir(_join(compliance_rel, name))})
     ref = reference_summary
     if ref is None and any(name in spec.tests and spec.tests[name].performance is not None for name in folders):
         ref_rel = _join(result_rel, SUMMARY)
@@ -295,7 +335,7 @@ def _load(box: Sandbox, compliance_rel: str, result_rel: str, spec: RoundAuditSp
             detail_rel = _join(result_rel, "accuracy/mlperf_log_detail.txt")
             accuracy_detail = _detail(box, detail_rel) if box.is_file(detail_rel) else None
         count = _sample_count(accuracy_detail) if isinstance(accuracy_detail, DetailLog) else None
-    return ComplianceRecord(path, box.abs(result_rel), True, folders, ref, count, reading.result_log() is not None)
+    return ComplianceRecord(path, box.abs(result_rel), True, folders, ref, count, reading.has_result_log)
 
 
 def _sample_count(detail: DetailLog) -> int | None:

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import BinaryIO
 
+from checker.loaders.hashing_reader import HashingReader
 from checker.loaders.json_keys import DuplicateKey, loads_recording
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
@@ -57,6 +59,12 @@ class Sandbox:
         if known is None or name in ("", ".", ".."):
             return None
         return "f" if name in known[0] else "d" if name in known[1] else "-"
+
+    def open(self, rel: str, hashing: bool = False) -> BinaryIO | HashingReader:
+        """The file ``rel`` opened for reading (binary): a :class:`HashingReader` when ``hashing`` (the
+        caller wants its sha256 besides its bytes), else the plain file."""
+        handle = open(self.abs(rel), "rb")
+        return HashingReader(handle) if hashing else handle
 
     def abs(self, rel: str) -> str:
         if not rel:

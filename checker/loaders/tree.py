@@ -7,7 +7,6 @@ malformed file into an error string on the context instead of raising.
 
 from __future__ import annotations
 
-import hashlib
 import operator
 import os
 import re
@@ -18,14 +17,11 @@ from checker.context import (
     AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue,
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
-from checker.loaders.accuracy_log import (
-    TRUNCATED_SIZE, TRUNCATION_MARKER, VIEWABLE_CHARS, AccuracyLogError, parse_accuracy_json_entries,
-    truncated_shape_of,
-)
 from checker.loaders.compliance_folder import ComplianceRecord, load_compliance
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.power import load_power
+from checker.loaders.result_accuracy_log import ResultAccuracyLog
 from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text
 from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
@@ -199,71 +195,17 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
                           impl_json_error=impl_error, impl_json_duplicates=impl_dups, conf_texts=confs, power_files=power_files)
 
 
-def _log_facts(path: str, size: int, limit: int) -> dict:
-    """Hash / truncation facts of one accuracy log (official-checker.md F), in constant memory.
-
-    * ``log_truncation_marker``: the official separator follows the first 4096 characters;
-    * ``log_truncated_shape``: the file is exactly the official truncated form (CRLF variant too);
-    * ``log_full_sha256``: streaming sha256 of the whole file, when no marker shows it was truncated
-      (whatever its size: an untruncated multi-GB log is hashed in 1 MiB blocks);
-    * ``log_list_error``: for a log within the size limit that is not the truncated form, why it is
-      not a complete JSON list of LoadGen entries (``None`` when it is one).
-    """
-    facts: dict = {}
-    with open(path, "rb") as handle:
-        # the head is 4096 characters, at most 4 bytes each; a file of the truncated form's size is read
-        # whole here, and a file without the marker is hashed on from the same handle (one open for both)
-        probe = handle.read(max(4 * VIEWABLE_CHARS + 64, 4 * TRUNCATED_SIZE + 1))
-        text = probe[:4 * VIEWABLE_CHARS + 64].decode("utf-8", errors="replace")
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
-        facts["log_truncation_marker"] = marker
-        facts["log_truncated_shape"] = marker and size == len(probe) and truncated_shape_of(probe)
-        if not marker:
-            facts["log_full_sha256"] = _sha256_rest(handle, probe)
-    if size <= limit and not facts["log_truncated_shape"]:
-        try:
-            count = 0
-            for _ in parse_accuracy_json_entries(path):
-                count += 1
-            facts["log_entries"] = count
-        except AccuracyLogError as exc:
-            facts["log_list_error"] = str(exc)[len(exc.path) + 2:] if str(exc).startswith(exc.path) else str(exc)
-        except RecursionError:
-            facts["log_list_error"] = "JSON nested too deeply"
-    return facts
-
-
-def _sha256_rest(handle, head: bytes) -> str:
-    """sha256 of ``head`` and everything after it in ``handle``, in 1 MiB blocks (constant memory)."""
-    digest = hashlib.sha256(head)
-    block = bytearray(1024 * 1024)
-    view = memoryview(block)
-    while size := handle.readinto(block):
-        digest.update(view[:size])
-    return digest.hexdigest()
-
-
-def _accuracy(box: Sandbox, rel: str, rules: RoundRules) -> AccuracyCtx:
+def _accuracy(box: Sandbox, rel: str, log: ResultAccuracyLog, detail: ParsedLog | None) -> AccuracyCtx:
     listing = box.listing(rel)
     acc_txt, acc_err = (None, None)
     if "accuracy.txt" in listing.files:
         acc_txt, acc_err = box.read_text(f"{rel}/accuracy.txt", limit=8 * 1024 * 1024)
-    log_rel = f"{rel}/mlperf_log_accuracy.json"
-    size = box.size(log_rel) if box.is_file(log_rel) else None
-    facts: dict = {}
-    if size is not None:
-        try:
-            facts = _log_facts(box.abs(log_rel), size, rules.max_accuracy_log_bytes)
-        except OSError as exc:
-            facts = {"log_read_error": f"cannot read file: {exc.strerror or exc}"}
     images = None
     if "images" in listing.dirs:
         images = box.listing(f"{rel}/images").files
-    detail = parse_log(box, f"{rel}/mlperf_log_detail.txt")
     return AccuracyCtx(rel=rel, listing=listing, accuracy_txt=acc_txt, accuracy_txt_error=acc_err,
-                       log_rel=log_rel if size is not None else None, log_size=size, detail=detail,
-                       image_names=images, **facts)
+                       log_rel=log.rel if log.exists else None, log_size=log.size, detail=detail,
+                       image_names=images, **log.facts())
 
 
 def _code_exists(box: Sandbox, sub_rel: str, system: str, model_dir: str, impl: str | None,
@@ -475,9 +417,11 @@ def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultC
 
 
 def _compliance(box: Sandbox, compliance_rel: str, rel: str, rules: RoundRules, model_dir: str, scenario_dir: str,
-                perf: ParsedLog | None, accuracy: AccuracyCtx) -> ComplianceRecord | None:
+                perf: ParsedLog | None, accuracy_detail: ParsedLog | None,
+                accuracy_log: ResultAccuracyLog) -> ComplianceRecord | None:
     """The result's compliance folder read for its verification (None when the round has no audit spec: the
-    compliance checks report that themselves)."""
+    compliance checks report that themselves); TEST01 and TEST08 read the result's accuracy log through
+    ``accuracy_log``, which is open (one read of it for them, its digest and its facts)."""
     from checker.diagnostics import MlpcError
     from checker.loaders.audit_spec import load_round_spec
 
@@ -485,9 +429,10 @@ def _compliance(box: Sandbox, compliance_rel: str, rel: str, rules: RoundRules, 
         spec = load_round_spec(rules.round)
     except MlpcError:
         return None
-    detail = accuracy.detail.log if accuracy.detail is not None else None
+    detail = accuracy_detail.log if accuracy_detail is not None else None
     return load_compliance(box, compliance_rel, rel, spec, model_dir, scenario_dir,
-                           reference_summary=perf.summary if perf is not None else None, accuracy_detail=detail)
+                           reference_summary=perf.summary if perf is not None else None, accuracy_detail=detail,
+                           result_log=accuracy_log.start if accuracy_log.exists else None)
 
 
 def _compliance_detail(box: Sandbox, result: ResultCtx, test: str, rel: str) -> DetailLog | None:
@@ -521,11 +466,13 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         leftovers = tuple(d for d in box.listing(rel).dirs if d in layout.leftover_result_dirs)
     compliance_rel = layout.path(layout.compliance, sub_rel, system, model_dir, scenario_dir)
     perf = parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt")
-    accuracy = _accuracy(box, f"{rel}/accuracy", rules)
     scenario = canonical_scenario(scenario_dir, rules)
     compliance = None
-    if sys_ctx.division in ("closed", "network") and scenario is not None:  # what the compliance checks verify
-        compliance = _compliance(box, compliance_rel, rel, rules, model_dir, scenario_dir, perf, accuracy)
+    with ResultAccuracyLog(box, f"{rel}/accuracy/mlperf_log_accuracy.json", rules.max_accuracy_log_bytes) as log:
+        detail = parse_log(box, f"{rel}/accuracy/mlperf_log_detail.txt")
+        if sys_ctx.division in ("closed", "network") and scenario is not None:  # what the compliance checks verify
+            compliance = _compliance(box, compliance_rel, rel, rules, model_dir, scenario_dir, perf, detail, log)
+        accuracy = _accuracy(box, f"{rel}/accuracy", log, detail)
     return ResultCtx(
         division=sys_ctx.division, submitter=sys_ctx.submitter, system=sys_ctx, model_dir=model_dir,
         mlperf_model=mapped, scenario_dir=scenario_dir, scenario=scenario,

@@ -1,0 +1,138 @@
+"""A binary file read once by its readers while a sha256 of the whole file goes along.
+
+The load stage opens each file of a tree once (issue #17). Some files are wanted twice over: an accuracy
+log's sha256 (the ``hash=`` of ``accuracy.txt``) besides its entries, which two readers parse (the log's own
+facts and the compliance tests that compare with it). :class:`HashingReader` wraps the one open handle:
+every byte a reader reads goes into the digest once, :meth:`HashingReader.hexdigest` reads (in 1 MiB
+blocks, constant memory) only what no reader asked for, and :meth:`HashingReader.peek` keeps the first
+bytes in memory for the readers that start after a look at them, so that they are not read again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+CHUNK_SIZE = 1 << 20
+
+
+class HashingReader:
+    """``read`` / ``readline`` / ``seek`` over an open binary ``handle`` (from its start), hashing each byte
+    once: a seek back (a reader that reads a long line again) does not hash it twice, a seek forward hashes
+    the bytes it skips before it reads on. ``record``: called with the hex digest when
+    the reader is closed (the rest of the file is read for it then); a read error there records nothing."""
+
+    def __init__(self, handle, record: Callable[[str], None] | None = None, chunk_size: int = CHUNK_SIZE) -> None:
+        self._handle = handle
+        self._record = record
+        self._chunk = chunk_size
+        self._digest = hashlib.sha256()
+        self._hashed = 0  # the file's first bytes that went into the digest
+        self._at = 0  # the handle's position
+        self._pos = 0  # the reader's position
+        self._head = b""  # the file's first bytes, kept by peek()
+        self._hex: str | None = None
+
+    def peek(self, size: int) -> bytes:
+        """The file's first ``size`` bytes (or all of a smaller file), kept in memory for the readers, which
+        read them from there (the reader's position does not change)."""
+        if len(self._head) < size:
+            pos, self._pos = self._pos, len(self._head)
+            self._head += self._from_file(self._handle.read, size - len(self._head))
+            self._pos = pos
+        return self._head[:size]
+
+    def read(self, size: int = -1) -> bytes:
+        head, pos = self._head, self._pos
+        if pos >= len(head):
+            return self._from_file(self._handle.read, size)
+        end = len(head) if size < 0 else min(len(head), pos + size)
+        data = head[pos:end]
+        self._pos = end
+        if size < 0 or len(data) < size:
+            more = self._from_file(self._handle.read, -1 if size < 0 else size - len(data))
+            if more:
+                data += more
+        return data
+
+    def readline(self, size: int = -1) -> bytes:
+        head, pos = self._head, self._pos
+        if pos >= len(head):
+            return self._from_file(self._handle.readline, size)
+        end = len(head) if size < 0 else min(len(head), pos + size)
+        stop = head.find(b"\n", pos, end)
+        if stop >= 0:
+            self._pos = stop + 1
+            return head[pos:stop + 1]
+        data = head[pos:end]
+        self._pos = end
+        if size < 0 or len(data) < size:
+            more = self._from_file(self._handle.readline, -1 if size < 0 else size - len(data))
+            if more:
+                data += more
+        return data
+
+    def seek(self, offset: int) -> int:
+        """Move to ``offset`` bytes from the start (the handle moves when it is read next)."""
+        if offset < 0:
+            raise ValueError(f"negative seek position {offset}")
+        self._pos = offset
+        return offset
+
+    def tell(self) -> int:
+        return self._pos
+
+    def _from_file(self, read, size: int) -> bytes:
+        if self._pos > self._hashed:  # a seek went past what was hashed: hash the bytes skipped first
+            self._hash_rest(stop=self._pos)
+        if self._at != self._pos:
+            self._handle.seek(self._pos)
+            self._at = self._pos
+        data = read(size)
+        start, end = self._pos, self._pos + len(data)
+        if end > self._hashed:
+            self._digest.update(memoryview(data)[self._hashed - start:] if start < self._hashed else data)
+            self._hashed = end
+        self._pos = self._at = end
+        return data
+
+    def _hash_rest(self, stop: int | None = None) -> None:
+        """Read and hash the bytes after the last one hashed, up to ``stop`` (None: the end of the file)."""
+        if self._at != self._hashed:
+            self._handle.seek(self._hashed)
+            self._at = self._hashed
+        block = bytearray(self._chunk)
+        view = memoryview(block)
+        while stop is None or self._hashed < stop:
+            want = self._chunk if stop is None else min(self._chunk, stop - self._hashed)
+            n = self._handle.readinto(view[:want])
+            if not n:
+                break
+            self._digest.update(view[:n])
+            self._hashed += n
+        self._at = self._hashed
+
+    def hexdigest(self) -> str:
+        """sha256 (lowercase hex) of the whole file; reads what the readers left."""
+        if self._hex is None:
+            self._hash_rest()
+            self._hex = self._digest.hexdigest()
+        return self._hex
+
+    def close(self) -> None:
+        try:
+            if self._record is not None:
+                try:
+                    digest = self.hexdigest()
+                except OSError:
+                    pass
+                else:
+                    self._record(digest)
+        finally:
+            self._handle.close()
+
+    def __enter__(self) -> HashingReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
