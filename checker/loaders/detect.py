@@ -11,12 +11,15 @@ import yaml
 
 from checker.diagnostics import MlpcError
 from checker.loaders import yaml_text
-from checker.loaders.loadgen_log import LogReadError, parse_detail_log
+from checker.loaders.loadgen_log import LogReadError, parse_detail_head
 from checker.loaders.rules import available_rounds, load_rules
 from checker.models.rules import RoundRules
 
 MAX_LOGS = 40
 MAX_ENDPOINT_FILE = 16 * 1024 * 1024
+SEED_KEYS = ("effective_qsl_rng_seed", "effective_sample_index_rng_seed", "effective_schedule_rng_seed")
+#: what a sampled log is read for (from its head when they are all there: see parse_detail_head)
+VOTE_KEYS = (*SEED_KEYS, "loadgen_version")
 
 
 def _sample_logs(root: str, limit: int = MAX_LOGS, endpoint: list | None = None) -> list[str]:
@@ -43,11 +46,10 @@ def sampled_seeds(root: str) -> list[dict[str, object]]:
     out = []
     for path in _sample_logs(root):
         try:
-            log = parse_detail_log(path)
+            log = parse_detail_head(path, SEED_KEYS)
         except LogReadError:
             continue
-        out.append({k: log.get(f"effective_{k}") for k in ("qsl_rng_seed", "sample_index_rng_seed",
-                                                          "schedule_rng_seed")})
+        out.append({key[len("effective_"):]: log.get(key) for key in SEED_KEYS})
     return out
 
 
@@ -79,11 +81,10 @@ def detect_round(root: str) -> tuple[str, str]:
     logs = _sample_logs(root, endpoint=endpoint_files)
     for path in logs:
         try:
-            log = parse_detail_log(path)
+            log = parse_detail_head(path, VOTE_KEYS)
         except LogReadError:
             continue
-        seeds = (log.get("effective_qsl_rng_seed"), log.get("effective_sample_index_rng_seed"),
-                 log.get("effective_schedule_rng_seed"))
+        seeds = tuple(log.get(key) for key in SEED_KEYS)
         version = (log.loadgen_version or "").split(" @")[0].strip()
         versions[version] += 1
         for name, rules in rounds.items():

@@ -266,6 +266,34 @@ def parse_detail_log(path: str) -> DetailLog:
     return log
 
 
+#: how much of a detail log ``parse_detail_head`` reads first: LoadGen writes its version and seeds within
+#: the first 20 KB (line 1 and lines 28-57 of every published v4.1-v6.1 log), before the sample set lines,
+#: which can be megabytes
+HEAD_BYTES = 64 * 1024
+
+
+def parse_detail_head(path: str, keys: tuple[str, ...], head: int = HEAD_BYTES) -> DetailLog:
+    """The log for reading ``keys``: parsed from its complete lines within the first ``head`` bytes when
+    they hold every one of ``keys``, else parsed whole (``parse_detail_log``). A key's value is the same
+    either way (the first occurrence wins, and the first occurrence of a key found in the head is in the
+    head); the other fields (line count, problems) describe the head only. Raises LogReadError as
+    ``parse_detail_log`` does."""
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size > MAX_LOG_BYTES:
+                return parse_detail_log(path)  # (which refuses it)
+            raw = handle.read(head + 1)
+    except OSError as exc:
+        raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
+    if len(raw) > head and b"\x00" not in raw[:65536]:  # (a NUL there: parse_detail_log refuses the file)
+        cut = raw.rfind(b"\n", 0, head)
+        if cut > 0:
+            log = parse_detail_text(raw[:cut].decode("utf-8", errors="replace"), path)
+            if all(key in log for key in keys):
+                return log
+    return parse_detail_log(path)
+
+
 def parse_summary_text(text: str) -> dict[str, str]:
     """``key : value`` pairs of ``mlperf_log_summary.txt`` (first occurrence wins).
 
