@@ -18,6 +18,7 @@ from checker.metrics.ptd_read import PtdLog
 
 if TYPE_CHECKING:
     from checker.loaders.compliance_folder import ComplianceRecord
+    from checker.loaders.inferred_copy import InferredCopy
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,9 @@ class ResultCtx:
     # system: the sibling scenarios' runs and the result's own compliance runs (token-logging results only; PF026)
     output_lengths: tuple[tuple[str, float], ...] = ()
     compliance: ComplianceRecord | None = None  # its compliance folder as read for the verification (closed, network)
+    # an inferred result (its run's scenario is one its folder's can be inferred from): its folder compared
+    # with the source scenario's folder next to it, by the load stage (PF020); None: not one, or no source folder
+    inferred_copy: InferredCopy | None = None
 
     @property
     def result_id(self) -> str:

@@ -11,12 +11,10 @@ from dataclasses import dataclass, field, replace
 
 from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.structure import allowed_scenarios
-from checker.loaders.tree_writer import compare_folders, scenario_dirs
 from checker.metrics.early_stopping import (
     expected_early_stopping, max_overlatency_allowed, server_early_stopping, server_min_queries,
 )
 from checker.metrics.inferred import multistream_from_singlestream, offline_from_multistream, offline_from_singlestream
-from checker.naming import canonical_scenario
 from checker.results import NS_PER_MS, _num, result_value
 
 
@@ -726,12 +724,6 @@ def early_stopping_mismatch(ctx, rules):
 # -------------------------------------------------------------------------- PF020 inferred results
 
 
-def _source_folders(ctx, rules, source_scenario: str) -> list[str]:
-    model_rel = ctx.rel.rsplit("/", 1)[0]
-    return [d for d in scenario_dirs(ctx.submission_root, model_rel)
-            if d != ctx.scenario_dir and canonical_scenario(d, rules) == source_scenario]
-
-
 def _rules_form(log, dir_scenario: str, log_scenario: str) -> float | None:
     """The inferred value with the rules' own wording (4.1.1), for the report: SingleStream mean and
     p99 latencies instead of the official checker's log keys."""
@@ -792,24 +784,21 @@ def inferred_result_unsupported(ctx, rules):
                       expected=" or ".join(s for s in required + optional if [ctx.scenario, s] in rules.inferable)
                       or "a measured result", actual=log.scenario,
                       hint="infer only from a scenario the benchmark has", **data)
-    if not ctx.submission_root:
+    copy = ctx.inferred_copy  # the load stage compared the folders
+    if copy is None or copy.comparison.identical:
         return
-    for source in _source_folders(ctx, rules, log.scenario)[:1]:
-        source_rel = f"{ctx.rel.rsplit('/', 1)[0]}/{source}"
-        diff = compare_folders(ctx.submission_root, source_rel, ctx.rel)
-        if diff.identical:
-            continue
-        parts = []
-        if diff.error:
-            parts.append(f"cannot compare: {diff.error}")
-        for label, names in (("differ", diff.differ), ("missing", diff.missing), ("extra", diff.extra)):
-            if names:
-                parts.append(f"{label}: {', '.join(names[:6])}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else ""))
-        yield finding(ctx.rel, f"inferred {ctx.scenario} folder is not a copy of its source folder {source} "
-                      f"(inferred value {shown})", expected=f"byte-identical copy of {source_rel}",
-                      actual="; ".join(parts), hint=f"copy {source}/ again (`mlpc infer`) instead of editing the copy",
-                      source_folder=source_rel, differ=len(diff.differ), missing=len(diff.missing),
-                      extra=len(diff.extra), **data)
+    diff, source, source_rel = copy.comparison, copy.source, copy.source_rel
+    parts = []
+    if diff.error:
+        parts.append(f"cannot compare: {diff.error}")
+    for label, names in (("differ", diff.differ), ("missing", diff.missing), ("extra", diff.extra)):
+        if names:
+            parts.append(f"{label}: {', '.join(names[:6])}" + (f" (+{len(names) - 6} more)" if len(names) > 6 else ""))
+    yield finding(ctx.rel, f"inferred {ctx.scenario} folder is not a copy of its source folder {source} "
+                  f"(inferred value {shown})", expected=f"byte-identical copy of {source_rel}",
+                  actual="; ".join(parts), hint=f"copy {source}/ again (`mlpc infer`) instead of editing the copy",
+                  source_folder=source_rel, differ=len(diff.differ), missing=len(diff.missing),
+                  extra=len(diff.extra), **data)
 
 
 CHECKS = (

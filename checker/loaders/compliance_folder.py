@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 from binascii import unhexlify
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
@@ -138,9 +139,9 @@ class ComplianceRecord:
 # --------------------------------------------------------------------------- reading
 
 
-def _read_small_text(path: str) -> str | None:
+def _read_small_text(box: Sandbox, rel: str) -> str | None:
     try:
-        with open(path, "rb") as handle:
+        with box.open(rel) as handle:
             raw = handle.read(MAX_TEXT_BYTES + 1)
     except OSError:
         return None
@@ -211,10 +212,10 @@ class _Reading:
             return TestFolder(name, path, files, detail=_detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None)
         for text in {rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES}:
             if text in files:
-                texts[text] = _read_small_text(folder.path_of(text))
+                texts[text] = _read_small_text(self.box, _join(rel, text))
         summary = _summary(self.box, _join(rel, SUMMARY)) if rule.performance is not None and SUMMARY in files else None
         detail = _detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None
-        return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule))
+        return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule, rel))
 
     @property
     def has_result_log(self) -> bool:
@@ -222,14 +223,13 @@ class _Reading:
             return self.box.is_file(_join(self.result_rel, TEST_LOG))
         return self.result_source is not None
 
-    def logs(self, name: str, folder: TestFolder, rule) -> dict[str, LogPass]:
+    def logs(self, name: str, folder: TestFolder, rule, rel: str) -> dict[str, LogPass]:
         """One pass over each accuracy log the test compares, keeping what the comparison needs (the
         result's log is read later, once for every test that compares with it: :meth:`references`)."""
-        own = folder.path_of(TEST_LOG) if folder.has(TEST_LOG) else None
-        if own is None:
+        if not folder.has(TEST_LOG):
             return {}
+        reader = AccuracyLogReader(folder.path_of(TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
-            reader = AccuracyLogReader(own)
             keys = list(reader.keys(1))
             if self.has_result_log:
                 self.test01 = {qsl for qsl, _ in keys}
@@ -238,7 +238,6 @@ class _Reading:
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
             if eos is None:
                 return {}
-            reader = AccuracyLogReader(own)
             rows = [row for rows in reader.batches() for row in rows]
             verdict = None  # judged only from a whole log (a truncated one gives its entry count only)
             if not (reader.truncated or reader.error):
@@ -247,18 +246,16 @@ class _Reading:
         if name == "TEST07":
             if rule.score.get(self.model) is None:
                 return {}
-            reader = AccuracyLogReader(own)
             return {"accuracy": _pass(reader, len({row[0] for rows in reader.batches() for row in rows}))}
         if name == "TEST08":
             if self.has_result_log and rule.ne_match is not None:
-                self.test08 = (AccuracyLogReader(own), rule.ne_match)
+                self.test08 = (reader, rule.ne_match)
             return {}
         if name == "TEST09":
             if rule.output_length.get(self.model) is None:
                 return {}
             from checker.audit import verify_tests_v6 as v6  # (numpy: only for the rounds that have these tests)
 
-            reader = AccuracyLogReader(own)
             sizes = [len(row[4]) if row[4] is not None else len(row[1]) // 2 for rows in reader.batches() for row in rows]
             return {"accuracy": _pass(reader, v6.length_stats(sizes, rule.token_bytes))}
         return {}
@@ -269,8 +266,8 @@ class _Reading:
         if self.test01 is None and self.test08 is None:
             return folders
         rel = _join(self.result_rel, TEST_LOG)
-        source = None if self.result_source is False else self.result_source
-        reader = AccuracyLogReader(self.box.abs(rel), opener=source)
+        opener = partial(self.box.open, rel) if self.result_source is False else self.result_source
+        reader = AccuracyLogReader(self.box.abs(rel), opener=opener)
         keys = vt.ReferenceKeysBuilder() if self.test01 is not None else None
 
         def blocks() -> Iterator[list]:

@@ -8,7 +8,9 @@ coded diagnostics.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import BinaryIO
 
 from checker.loaders.hashing_reader import HashingReader
@@ -41,6 +43,11 @@ class Sandbox:
         # folders the walk listed that hold only plain files and folders: {rel: ({file: size}, dirs)};
         # listings and file tests below them are answered from there instead of a stat per name
         self._known: dict[str, tuple[dict[str, int], frozenset[str]]] = {}
+        # folders (relative, each with a trailing "/") below which the sha256 of every file read is kept in
+        # ``digests`` (relative path -> hex): an inferred result's folder and its source's, which the load
+        # stage compares byte by byte without opening a second time a file it reads anyway
+        self._digested: tuple[str, ...] = ()
+        self.digests: dict[str, str] = {}
 
     def trust(self, rel_dir: str, links: tuple[str, ...],
               known: dict[str, tuple[dict[str, int], frozenset[str]]] | None = None) -> None:
@@ -60,10 +67,18 @@ class Sandbox:
             return None
         return "f" if name in known[0] else "d" if name in known[1] else "-"
 
+    def digest_below(self, folders: Iterable[str]) -> None:
+        """From now on keep in ``digests`` the sha256 of every file read below ``folders`` (relative), of the
+        whole file: a reader that stops early has the rest read for the digest when it closes the file."""
+        self._digested = tuple(f"{folder}/" for folder in folders)
+
     def open(self, rel: str, hashing: bool = False) -> BinaryIO | HashingReader:
         """The file ``rel`` opened for reading (binary): a :class:`HashingReader` when ``hashing`` (the
-        caller wants its sha256 besides its bytes), else the plain file."""
+        caller wants its sha256 besides its bytes) or when its digest is kept (:meth:`digest_below`), else
+        the plain file. The readers of result folders open their files here."""
         handle = open(self.abs(rel), "rb")
+        if self._digested and rel.startswith(self._digested):
+            return HashingReader(handle, partial(self.digests.__setitem__, rel))
         return HashingReader(handle) if hashing else handle
 
     def abs(self, rel: str) -> str:
@@ -149,7 +164,7 @@ class Sandbox:
             if size > limit:
                 return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
             try:
-                with open(path, "rb") as handle:
+                with self.open(rel) as handle:
                     data = handle.read()
             except OSError as exc:
                 return None, f"cannot read file: {exc.strerror or exc}"
@@ -166,7 +181,7 @@ class Sandbox:
             size = os.path.getsize(path)
             if size > limit:
                 return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
-            with open(path, "rb") as handle:
+            with self.open(rel) as handle:
                 return handle.read(), None
         except OSError as exc:
             return None, f"cannot read file: {exc.strerror or exc}"

@@ -2,7 +2,9 @@
 
 The load stage opens each file of a tree once (issue #17). Some files are wanted twice over: an accuracy
 log's sha256 (the ``hash=`` of ``accuracy.txt``) besides its entries, which two readers parse (the log's own
-facts and the compliance tests that compare with it). :class:`HashingReader` wraps the one open handle:
+facts and the compliance tests that compare with it), and the digest of any file of an inferred result's
+folder or its source's besides what its reader parses (:mod:`checker.loaders.inferred_copy`).
+:class:`HashingReader` wraps the one open handle:
 every byte a reader reads goes into the digest once, :meth:`HashingReader.hexdigest` reads (in 1 MiB
 blocks, constant memory) only what no reader asked for, and :meth:`HashingReader.peek` keeps the first
 bytes in memory for the readers that start after a look at them, so that they are not read again.

@@ -3,10 +3,12 @@
 Two readers want the file: the hash / truncation facts of the result's accuracy context (official-checker.md F:
 the head, the sha256 of an untruncated log, whether a log within the size limit is a complete JSON list of
 entries) and the compliance record (TEST01 and TEST08 compare the test run's outputs with this log's,
-:mod:`checker.loaders.compliance_folder`). One :class:`~checker.loaders.hashing_reader.HashingReader` serves
-both: the head is read first and kept in memory; a log within the size limit (10 KB, below the head's 32 KB)
-is parsed from there; the compliance reader streams the log from its start through the digest; what no
-reader read is hashed last, when the facts are taken. A log of 10 GB is read once, in blocks.
+:mod:`checker.loaders.compliance_folder`); an inferred result's comparison with its source folder wants its
+digest (:mod:`checker.loaders.inferred_copy`). One :class:`~checker.loaders.hashing_reader.HashingReader`
+serves them all: the head is read first and kept in memory; a log within the size limit (10 KB, below the
+head's 32 KB) is parsed from there; the compliance reader streams the log from its start through the digest;
+what no reader read is hashed last, when the facts are taken or the file closed. A log of 10 GB is read
+once, in blocks.
 """
 
 from __future__ import annotations

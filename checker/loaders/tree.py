@@ -7,11 +7,13 @@ malformed file into an error string on the context instead of raising.
 
 from __future__ import annotations
 
+import hashlib
 import operator
 import os
 import re
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Callable
 
 from checker.context import (
     AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue,
@@ -20,6 +22,7 @@ from checker.context import (
 from checker.loaders.compliance_folder import ComplianceRecord, load_compliance
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.fs import Listing, Sandbox
+from checker.loaders.inferred_copy import compare_copies, in_inference_order, source_of
 from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
 from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text
@@ -55,24 +58,33 @@ def locate_root(path: str, divisions: list[str]) -> tuple[str, str]:
     return path, ""
 
 
-def _parse_detail(box: Sandbox, rel: str) -> tuple[DetailLog | None, str | None] | None:
-    """The detail log at ``rel``, parsed, or why it could not be read; None when there is no such file."""
+def _parse_detail(box: Sandbox, rel: str, seen: Callable[[DetailLog, bytes], None] | None = None
+                  ) -> tuple[DetailLog | None, str | None] | None:
+    """The detail log at ``rel``, parsed, or why it could not be read; None when there is no such file.
+    ``seen``: called with the log and the file's bytes once it is parsed."""
     if not box.is_file(rel):
         if os.path.islink(box.abs(rel)) and not box.inside(box.abs(rel)):
             return None, "file is a link that leaves the submission tree"
         return None
-    text, error = box.read_text(rel, limit=64 * 1024 * 1024)
-    if text is None:
+    raw, error = box.read_text_bytes(rel, limit=64 * 1024 * 1024)
+    if raw is None:
         return None, error
+    text = raw.decode("utf-8", errors="replace")
+    if seen is None:
+        raw = None  # (not kept while the log is parsed)
     try:
         log = parse_detail_text(text, rel)
     except LogReadError as exc:  # defensive: parse_detail_text does not raise today
         return None, str(exc)
+    if seen is not None:
+        seen(log, raw)
     return log, None
 
 
-def parse_log(box: Sandbox, rel: str) -> ParsedLog | None:
-    parsed = _parse_detail(box, rel)
+def parse_log(box: Sandbox, rel: str, seen: Callable[[DetailLog, bytes], None] | None = None) -> ParsedLog | None:
+    """The detail log at ``rel`` and the summary log next to it; ``seen``: called with the detail log and its
+    bytes once it is parsed, before the summary is read."""
+    parsed = _parse_detail(box, rel, seen)
     if parsed is None:
         return None
     log, error = parsed
@@ -348,6 +360,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         model_mapping=mapping, model_mapping_rel=mapping_rel, model_mapping_error=mapping_err,
     )
     first_result = len(tree.results)
+    copies: list[tuple[str, str]] = []  # (inferred result's folder, its source folder), compared at the end
     for system in results_listing.dirs:
         json_rel = layout.path(layout.system_json, sub_rel, system)
         exists = box.is_file(json_rel)
@@ -375,10 +388,17 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
             tree.models.append(ModelCtx(division=division, submitter=submitter, system=sys_ctx,
                                         model_dir=model_dir, mlperf_model=mapped, rel=model_rel,
                                         scenario_dirs=scen_listing.dirs, stray_files=scen_listing.files))
+            perfs = _performance_logs(box, model_rel, scen_listing.dirs, rules, copies)
             for scenario_dir in scen_listing.dirs:
                 tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir,
-                                                 scen_listing.dirs))
+                                                 scen_listing.dirs, perfs[scenario_dir]))
     tree.results[first_result:] = _with_output_lengths(box, tree.results[first_result:])
+    if copies:
+        compared = compare_copies(box, copies)
+        tree.results[first_result:] = [dataclasses.replace(r, inferred_copy=compared[r.rel]) if r.rel in compared
+                                       else r for r in tree.results[first_result:]]
+    box.digest_below(())
+    box.digests.clear()
     for result in tree.results[first_result:]:
         meas = result.measurements
         duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
@@ -416,6 +436,30 @@ def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultC
     return out
 
 
+def _performance_logs(box: Sandbox, model_rel: str, scenario_dirs: tuple[str, ...], rules: RoundRules,
+                      copies: list[tuple[str, str]]) -> dict[str, ParsedLog | None]:
+    """The performance logs of a model's results, parsed before the rest of them: they tell which results are
+    inferred copies of a sibling folder (added to ``copies``); the Sandbox then keeps the digest of every file
+    read below a copy's folder and its source's, for their comparison (:mod:`checker.loaders.inferred_copy`).
+    A copy's log is read before its source's, so the source's logs are digested as they are read, and the
+    copy's own log from the bytes just parsed: nothing is hashed for a model without copies."""
+    perfs: dict[str, ParsedLog | None] = {}
+    for name in in_inference_order(scenario_dirs, rules):
+        rel = f"{model_rel}/{name}"
+        log_rel = f"{rel}/performance/run_1/mlperf_log_detail.txt"
+
+        def seen(log: DetailLog, raw: bytes, name: str = name, rel: str = rel, log_rel: str = log_rel) -> None:
+            source = source_of(box, model_rel, name, scenario_dirs, log, rules)
+            if source is not None:
+                copies.append((rel, f"{model_rel}/{source}"))
+                if log_rel not in box.digests:
+                    box.digests[log_rel] = hashlib.sha256(raw).hexdigest()
+                box.digest_below({folder for pair in copies for folder in pair})
+
+        perfs[name] = parse_log(box, log_rel, seen)
+    return perfs
+
+
 def _compliance(box: Sandbox, compliance_rel: str, rel: str, rules: RoundRules, model_dir: str, scenario_dir: str,
                 perf: ParsedLog | None, accuracy_detail: ParsedLog | None,
                 accuracy_log: ResultAccuracyLog) -> ComplianceRecord | None:
@@ -446,7 +490,8 @@ def _compliance_detail(box: Sandbox, result: ResultCtx, test: str, rel: str) -> 
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,
-                 mapped: str, scenario_dir: str, siblings: tuple[str, ...] = ()) -> ResultCtx:
+                 mapped: str, scenario_dir: str, siblings: tuple[str, ...], perf: ParsedLog | None) -> ResultCtx:
+    """One result; ``perf``: its performance log, parsed already (:func:`_performance_logs`)."""
     system = sys_ctx.system
     rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
     perf_rel = f"{rel}/performance"
@@ -465,7 +510,6 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     if layout.leftover_result_dirs:
         leftovers = tuple(d for d in box.listing(rel).dirs if d in layout.leftover_result_dirs)
     compliance_rel = layout.path(layout.compliance, sub_rel, system, model_dir, scenario_dir)
-    perf = parse_log(box, f"{perf_rel}/run_1/mlperf_log_detail.txt")
     scenario = canonical_scenario(scenario_dir, rules)
     compliance = None
     with ResultAccuracyLog(box, f"{rel}/accuracy/mlperf_log_accuracy.json", rules.max_accuracy_log_bytes) as log:

@@ -1,5 +1,6 @@
 """Copy submission trees safely, for commands that write a new tree (``mlpc truncate``, ``mlpc infer``),
-and compare copied result folders (for the inferred-result check).
+and compare copied result folders (the load stage compares an inferred result's folder with its source's,
+:mod:`checker.loaders.inferred_copy`).
 
 Rules every writer here follows (DESIGN.md, non-negotiables):
 
@@ -22,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from checker.diagnostics import MlpcError
-from checker.loaders.accuracy_log import VIEWABLE_CHARS, truncate_accuracy_log
+from checker.loaders.accuracy_log import VIEWABLE_CHARS, sha256_file, truncate_accuracy_log
 
 CHUNK = 1 << 20
 
@@ -127,26 +128,28 @@ def _files_below(root: str, rel: str, root_real: str) -> dict[str, str]:
     return found
 
 
-def _same_bytes(a: str, b: str) -> bool:
-    if os.path.getsize(a) != os.path.getsize(b):
+def _same(digests: dict[str, str], a: tuple[str, str], b: tuple[str, str]) -> bool:
+    """Two files (relative path, absolute path) hold the same bytes: equal sizes and sha256 (the one kept in
+    ``digests`` when the file was read already, else the file's, read here and kept there)."""
+    if os.path.getsize(a[1]) != os.path.getsize(b[1]):
         return False
-    with open(a, "rb") as fa, open(b, "rb") as fb:
-        while True:
-            ca, cb = fa.read(CHUNK), fb.read(CHUNK)
-            if ca != cb:
-                return False
-            if not ca:
-                return True
+    for rel, path in (a, b):
+        if rel not in digests:
+            digests[rel] = sha256_file(path)
+    return digests[a[0]] == digests[b[0]]
 
 
-def compare_folders(root: str, source_rel: str, copy_rel: str) -> CopyComparison:
-    """Compare two folders of one submission tree file by file (streaming; never raises)."""
+def compare_folders(root: str, source_rel: str, copy_rel: str, digests: dict[str, str]) -> CopyComparison:
+    """Compare two folders of one submission tree file by file (streaming; never raises). ``digests``: the
+    sha256 of the files read already, by path relative to ``root`` (the load stage's: no file it read is
+    opened again); the files it did not read are hashed here and added."""
     root = os.path.abspath(root)
     root_real = os.path.realpath(root)
     try:
         source = _files_below(root, source_rel, root_real)
         copy = _files_below(root, copy_rel, root_real)
-        differ = tuple(sorted(p for p in source.keys() & copy.keys() if not _same_bytes(source[p], copy[p])))
+        differ = tuple(sorted(p for p in source.keys() & copy.keys()
+                              if not _same(digests, (f"{source_rel}/{p}", source[p]), (f"{copy_rel}/{p}", copy[p]))))
     except (OSError, TreeWriteError) as exc:
         return CopyComparison(error=str(getattr(exc, "strerror", None) or exc))
     return CopyComparison(missing=tuple(sorted(source.keys() - copy.keys())),

@@ -1,14 +1,15 @@
-"""Each stage of a check reads what it needs once: the load stage opens each file of the tree at most
-once (an accuracy log too: one read gives its hash, its entries and the compliance tests' reference
-outputs), the summary stage opens none, and the check stage opens only what is listed below (with why).
-Measured by recording every open of a file inside the tree, with the stage it happened in, during a
-serial check without the cache."""
+"""Each file of the tree is read once, by the load stage: it opens each file at most once (an accuracy log
+too: one read gives its hash, its entries and the compliance tests' reference outputs; an inferred result's
+folder is compared with its source's from the digests taken as the files are read), and no other stage
+opens a file (issue #17). Measured by recording every open of a file inside the tree, with the stage it
+happened in, during a serial check without the cache."""
 
 from __future__ import annotations
 
 import builtins
 import io
 import os
+import shutil
 import traceback
 from collections import Counter
 
@@ -20,11 +21,10 @@ from tests.conftest import BASE_TREE, real_tree
 
 CHECKER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "checker")
 
-# What is still read outside the load stage (to be moved into it): an inferred result's folder is
-# compared byte by byte with its source scenario's, every file of both (checks/performance.py through
-# loaders/tree_writer.compare_folders, v6.0 layout). The compliance folders are read by the load stage
-# (loaders/compliance_folder.py) and verified from that record.
-CHECK_STAGE_READERS = {("check", "loaders/tree_writer.py")}
+# What is read outside the load stage: nothing. The compliance folders are read by the load stage
+# (loaders/compliance_folder.py) and verified from that record; an inferred result's folder is compared with
+# its source scenario's by the load stage too (loaders/inferred_copy.py), and PF020 reads the outcome.
+CHECK_STAGE_READERS: set[tuple[str, str]] = set()
 STAGES = (("summary.py", "summarise", "summary"), ("engine.py", "_run_step", "check"),
           ("loaders/tree.py", "load_submitter", "load"), ("loaders/tree.py", "load_top", "load"))
 
@@ -78,7 +78,7 @@ def _assert_read_once(seen) -> None:
     assert [p for p, stage, _ in seen if stage == "summary"] == [], "the summary stage opened files"
     elsewhere = [(path, stage, reader) for path, stage, reader in seen if stage != "load"]
     assert {(stage, reader) for _, stage, reader in elsewhere} <= CHECK_STAGE_READERS, \
-        "files opened outside the load stage by something else than the readers listed above"
+        "files opened outside the load stage"
 
 
 def test_the_fixture_tree_is_read_once_per_stage(monkeypatch):
@@ -90,15 +90,36 @@ def test_a_real_round_is_read_once_per_stage(monkeypatch, name, round_name):
     _assert_read_once(_check_reads(monkeypatch, real_tree(name), round_name))
 
 
+def test_an_edited_inferred_copy_is_compared_from_the_load_stage_reads(monkeypatch, base_tree):
+    """PF020's comparison of an inferred result's folder with its source's opens no file the loader reads
+    anyway a second time (it uses their digests) and, outside the load stage, none at all."""
+    results = os.path.join(base_tree, "closed/Acme/results/edge_sys/gptj-99")
+    shutil.rmtree(os.path.join(results, "Offline"))
+    shutil.copytree(os.path.join(results, "SingleStream"), os.path.join(results, "offline"))
+    measurements = os.path.join(base_tree, "closed/Acme/measurements/edge_sys/gptj-99")
+    os.rename(os.path.join(measurements, "Offline"), os.path.join(measurements, "offline"))
+    with open(os.path.join(results, "offline/accuracy/accuracy.txt"), "a") as handle:  # read by the loader
+        handle.write("\n")
+    for folder, text in (("offline", "a"), ("SingleStream", "b")):  # read by the comparison only
+        with open(os.path.join(results, folder, "NOTES.md"), "w") as handle:
+            handle.write(text)
+    seen = _record_opens(monkeypatch, base_tree)
+    report = check_tree(base_tree, load_rules("v4.1"), jobs=1)
+    monkeypatch.undo()
+    [item] = [f for f in report.findings if f.code == "PF020"]
+    assert item.actual == "differ: NOTES.md, accuracy/accuracy.txt"
+    _assert_read_once(seen)
+
+
 def test_a_second_read_in_the_load_stage_is_caught(monkeypatch, tmp_path):
     """The recorder sees a loader that opens a file twice (so the tests above can fail)."""
     import checker.loaders.tree as tree
 
     original = tree.parse_log
 
-    def twice(box, rel):
+    def twice(box, rel, *args):
         original(box, rel)
-        return original(box, rel)
+        return original(box, rel, *args)
 
     monkeypatch.setattr(tree, "parse_log", twice)
     seen = _check_reads(monkeypatch, BASE_TREE, "v4.1")
