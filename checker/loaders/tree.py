@@ -220,13 +220,18 @@ def _accuracy(box: Sandbox, rel: str, log: ResultAccuracyLog, detail: ParsedLog 
                        image_names=images, **log.facts())
 
 
-def _code_exists(box: Sandbox, sub_rel: str, system: str, model_dir: str, impl: str | None,
-                 rules: RoundRules) -> tuple[str, bool]:
+def _code_folder(box: Sandbox, sub_rel: str, system: str, model_dir: str, rules: RoundRules) -> str:
+    """The code folder of a model's results: the layout's, or the folder its redirect file names (read once
+    per model, not once per scenario)."""
     layout = rules.layout
     code_rel = layout.path(layout.code, sub_rel, system, model_dir)
     if layout.code_redirect_file and box.is_file(code_rel):
         text, _ = box.read_text(code_rel, limit=4096)
         code_rel = f"{os.path.dirname(code_rel)}/{(text or '').strip()}"
+    return code_rel
+
+
+def _code_exists(box: Sandbox, code_rel: str, impl: str | None) -> tuple[str, bool]:
     target = f"{code_rel}/{impl}" if impl else code_rel
     return target, box.is_dir(target) or box.is_dir(code_rel)
 
@@ -389,9 +394,10 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
                                         model_dir=model_dir, mlperf_model=mapped, rel=model_rel,
                                         scenario_dirs=scen_listing.dirs, stray_files=scen_listing.files))
             perfs = _performance_logs(box, model_rel, scen_listing.dirs, rules, copies)
+            code_rel = _code_folder(box, sub_rel, system, model_dir, rules) if scen_listing.dirs else ""
             for scenario_dir in scen_listing.dirs:
                 tree.results.append(_load_result(box, rules, sub_rel, sys_ctx, model_dir, mapped, scenario_dir,
-                                                 scen_listing.dirs, perfs[scenario_dir]))
+                                                 scen_listing.dirs, perfs[scenario_dir], code_rel))
     tree.results[first_result:] = _with_output_lengths(box, tree.results[first_result:])
     if copies:
         compared = compare_copies(box, copies)
@@ -490,8 +496,10 @@ def _compliance_detail(box: Sandbox, result: ResultCtx, test: str, rel: str) -> 
 
 
 def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemCtx, model_dir: str,
-                 mapped: str, scenario_dir: str, siblings: tuple[str, ...], perf: ParsedLog | None) -> ResultCtx:
-    """One result; ``perf``: its performance log, parsed already (:func:`_performance_logs`)."""
+                 mapped: str, scenario_dir: str, siblings: tuple[str, ...], perf: ParsedLog | None,
+                 code_folder: str) -> ResultCtx:
+    """One result; ``perf``: its performance log, parsed already (:func:`_performance_logs`); ``code_folder``:
+    its model's code folder (:func:`_code_folder`)."""
     system = sys_ctx.system
     rel = f"{sys_ctx.results_rel}/{model_dir}/{scenario_dir}"
     perf_rel = f"{rel}/performance"
@@ -505,7 +513,7 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
         if stem.endswith(f"_{scenario_dir}"):
             stem = stem[: -len(scenario_dir) - 1]
         impl = stem[len(system) + 1:] if stem.startswith(system + "_") else None
-    code_rel, code_exists = _code_exists(box, sub_rel, system, model_dir, impl, rules)
+    code_rel, code_exists = _code_exists(box, code_folder, impl)
     leftovers = ()
     if layout.leftover_result_dirs:
         leftovers = tuple(d for d in box.listing(rel).dirs if d in layout.leftover_result_dirs)

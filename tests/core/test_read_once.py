@@ -85,7 +85,7 @@ def test_the_fixture_tree_is_read_once_per_stage(monkeypatch):
     _assert_read_once(_check_reads(monkeypatch, BASE_TREE, "v4.1"))
 
 
-@pytest.mark.parametrize("name,round_name", [("v4.1", "v4.1"), ("v6.0", "v6.0")])
+@pytest.mark.parametrize("name,round_name", [("v4.1", "v4.1"), ("v5.1", "v5.1"), ("v6.0", "v6.0"), ("v6.1", "v6.1")])
 def test_a_real_round_is_read_once_per_stage(monkeypatch, name, round_name):
     _assert_read_once(_check_reads(monkeypatch, real_tree(name), round_name))
 
