@@ -1,5 +1,9 @@
 """Build details pyproject.toml cannot express (everything else is there).
 
+The one C extension, checker._detail_scan (the line walk of LoadGen detail logs), is optional: where it
+cannot be compiled the install goes on without it and the same walk runs in Python
+(checker.loaders.loadgen_log).
+
 rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
 checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
 folder (a compliance test's audit.config and spec.yaml) ships as the package
@@ -8,7 +12,7 @@ checker._data.audits.TEST*, listed when the wheel is built: a new test folder ne
 
 import os
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = {"rules": ["*.yaml"], "schemas": ["*.json"], "audits": ["*.yaml"]}
@@ -21,4 +25,5 @@ setup(
     package_dir={f"checker._data.{name}": name for name in DATA},
     package_data={**{f"checker._data.{name}": globs for name, globs in DATA.items()},
                   **{f"checker._data.audits.{test}": ["*"] for test in TESTS}},
+    ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], optional=True)],
 )

@@ -149,11 +149,44 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
 _FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 
+def _compiled_scan():
+    """The C line walk (``checker._detail_scan``), or None where it was not built or ``MLPC_PURE_PYTHON``
+    is set (the tests compare both walks)."""
+    if os.environ.get("MLPC_PURE_PYTHON"):
+        return None
+    try:
+        from checker._detail_scan import scan
+    except ImportError:
+        return None
+    return scan
+
+
+_SCAN = _compiled_scan()
+
+
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
-    """One pass over the lines, walked with ``str.find`` (lines are not copied out of the text: a log
-    line can hold a megabyte). Well-formed lines (`:::MLLOG {"key": "...", ...}`) only have their key
-    read; flagged (error / warning) and odd-looking marker lines are decoded at once."""
+    """One pass over the lines. Well-formed lines (`:::MLLOG {"key": "...", ...}`) only have their key
+    read; flagged (error / warning) and odd-looking marker lines are decoded at once.
+
+    The walk is done in C (``checker/_detail_scan.c``) when the extension is built and the log is one it
+    takes (one-byte characters, every line empty or a marker line ending with "}": every published
+    log but the odd ones), else by :func:`_walk_lines`; both give the same log, line for line."""
     log = DetailLog(path=path)
+    counted = None
+    if _SCAN is not None:
+        counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+    if counted is None:
+        counted = _walk_lines(log, text)
+    log.lines_total, markers = counted
+    log.undecodable = text.find("\ufffd") >= 0
+    if markers == 0:
+        log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
+    return log
+
+
+def _walk_lines(log: DetailLog, text: str) -> tuple[int, int]:
+    """The lines of ``text`` into ``log``, walked with ``str.find`` (lines are not copied out of the text: a
+    log line can hold a megabyte); (lines, marker lines)."""
     raw = log.raw
     find, startswith = text.find, text.startswith
     head, key_at = len(MARKER) + 1, len(MARKER) + 1 + len(_KEY_PREFIX)
@@ -198,11 +231,7 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
         elif not text[pos:end].isspace() and end > pos:
             log.foreign_lines.append(number)
         pos = end + 1
-    log.lines_total = number
-    log.undecodable = find("\ufffd") >= 0
-    if markers == 0:
-        log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
-    return log
+    return number, markers
 
 
 #: What ``str.rstrip()`` removes from a line end, "\n" excepted (lines are cut at "\n").

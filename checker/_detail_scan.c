@@ -1,0 +1,157 @@
+/* The line walk of checker.loaders.loadgen_log.parse_detail_text, in C, for the logs it can take whole.
+ *
+ * scan(text, raw, duplicates, slow) walks the lines of ``text`` (a str) exactly as the Python walk does and
+ * fills ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order;
+ * a line the Python walk hands to ``_slow_line`` (flagged as an error or warning, no closing quote after
+ * its key, a backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk.
+ * It returns (lines, marker lines), or None, having changed nothing, when the text is not one it takes:
+ * a str of wider characters than one byte, an empty text, or any line that is neither empty nor a
+ * ``:::MLLOG {"key": "`` line (a foreign line, a marker further in, a blank line of spaces): the Python
+ * walk then reads the whole log. Reads only inside the text; never raises on any input but for
+ * what the callbacks raise or memory errors.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+static const char PREFIX[] = ":::MLLOG {\"key\": \"";   /* MARKER + " " + '{"key": "' */
+#define PREFIX_LEN ((Py_ssize_t)(sizeof(PREFIX) - 1))
+#define HEAD ((Py_ssize_t)9)                              /* len(":::MLLOG ") */
+#define WINDOW ((Py_ssize_t)300)                          /* flags sit in the last 300 characters */
+
+/* index of ``needle`` in s[from:to], or -1 */
+static Py_ssize_t find_in(const char *s, Py_ssize_t from, Py_ssize_t to, const char *needle, Py_ssize_t n)
+{
+    if (n == 0)
+        return from <= to ? from : -1;
+    for (Py_ssize_t i = from; i + n <= to; i++) {
+        const char *hit = memchr(s + i, needle[0], (size_t)(to - n + 1 - i));
+        if (hit == NULL)
+            return -1;
+        i = hit - s;
+        if (memcmp(hit, needle, (size_t)n) == 0)
+            return i;
+    }
+    return -1;
+}
+
+static Py_ssize_t line_end(const char *s, Py_ssize_t pos, Py_ssize_t size)
+{
+    const char *nl = memchr(s + pos, '\n', (size_t)(size - pos));
+    return nl == NULL ? size : nl - s;
+}
+
+/* every line empty or a marker line (one that starts with PREFIX) */
+static int takes(const char *s, Py_ssize_t size)
+{
+    Py_ssize_t pos = 0;
+    while (pos < size) {
+        Py_ssize_t end = line_end(s, pos, size);
+        if (end > pos && (end - pos < PREFIX_LEN || memcmp(s + pos, PREFIX, (size_t)PREFIX_LEN) != 0))
+            return 0;
+        pos = end + 1;
+    }
+    return 1;
+}
+
+/* what str.rstrip() removes from a line end, "\n" excepted, among one-byte characters */
+static int trailing_space(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1f) || c == 0x85
+           || c == 0xa0;
+}
+
+static PyObject *entry(PyObject *text, Py_ssize_t start, Py_ssize_t last, Py_ssize_t number)
+{
+    PyObject *a = PyLong_FromSsize_t(start), *b = PyLong_FromSsize_t(last), *c = PyLong_FromSsize_t(number);
+    PyObject *out = (a && b && c) ? PyTuple_Pack(4, text, a, b, c) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(b);
+    Py_XDECREF(c);
+    return out;
+}
+
+static PyObject *scan(PyObject *self, PyObject *args)
+{
+    PyObject *text, *raw, *duplicates, *slow;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "UO!O!O", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow))
+        return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        Py_RETURN_NONE;
+    const char *s = (const char *)PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    if (size == 0 || !takes(s, size))
+        Py_RETURN_NONE;
+
+    Py_ssize_t pos = 0, number = 0, markers = 0;
+    while (pos < size) {
+        Py_ssize_t end = line_end(s, pos, size);
+        number++;
+        if (end > pos) {  /* (takes(): a marker line ending with "}") */
+            markers++;
+            Py_ssize_t start = pos + HEAD, key_at = pos + PREFIX_LEN, last = end;
+            const char *quote = memchr(s + key_at, '"', (size_t)(end - key_at));
+            Py_ssize_t close = quote == NULL ? -1 : quote - s;
+            int plain = close > key_at && memchr(s + key_at, '\\', (size_t)(close - key_at)) == NULL;
+            if (s[last - 1] != '}') {  /* (the official parser strips the line: a CRLF log's lines end in "\r") */
+                while (last > pos && trailing_space((unsigned char)s[last - 1]))
+                    last--;
+                plain = plain && s[last - 1] == '}';
+            }
+            if (plain) {
+                Py_ssize_t window = last - WINDOW < start ? start : last - WINDOW;
+                if (find_in(s, window, last, "\": true", 7) >= 0
+                    && (find_in(s, window, last, "\"is_error\": true", 16) >= 0
+                        || find_in(s, window, last, "\"is_warning\": true", 18) >= 0))
+                    plain = 0;
+            }
+            if (!plain) {
+                PyObject *payload = PyUnicode_Substring(text, start, last);
+                if (payload == NULL)
+                    return NULL;
+                PyObject *done = PyObject_CallFunction(slow, "On", payload, number);
+                Py_DECREF(payload);
+                if (done == NULL)
+                    return NULL;
+                Py_DECREF(done);
+            } else {
+                PyObject *key = PyUnicode_Substring(text, key_at, close);
+                if (key == NULL)
+                    return NULL;
+                int known = PyDict_Contains(raw, key);
+                int failed = known < 0;
+                if (known == 1) {
+                    failed = PyList_Append(duplicates, key) < 0;
+                } else if (known == 0) {
+                    PyObject *value = entry(text, start, last, number);
+                    failed = value == NULL || PyDict_SetItem(raw, key, value) < 0;
+                    Py_XDECREF(value);
+                }
+                Py_DECREF(key);
+                if (failed)
+                    return NULL;
+            }
+        }
+        pos = end + 1;
+    }
+    return Py_BuildValue("(nn)", number, markers);
+}
+
+static PyMethodDef methods[] = {
+    {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._detail_scan",
+                                    "The detail-log line walk in C (see checker.loaders.loadgen_log).", -1, methods,
+                                    NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__detail_scan(void)
+{
+    return PyModule_Create(&module);
+}
