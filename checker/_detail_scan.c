@@ -1,4 +1,5 @@
-/* The line walk of checker.loaders.loadgen_log.parse_detail_text, in C, for the logs it can take whole.
+/* The line walk of checker.loaders.loadgen_log.parse_detail_text, in C, for the logs it can take whole, and
+ * the test of a line's tail that reading a value alone relies on (tail_ok, at the end of this file).
  *
  * scan(text, raw, duplicates, slow) walks the lines of ``text`` (a str) exactly as the Python walk does and
  * fills ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order;
@@ -142,13 +143,142 @@ static PyObject *scan(PyObject *self, PyObject *args)
     return Py_BuildValue("(nn)", number, markers);
 }
 
+/* ------------------------------------------------------------------ the tail of a line as LoadGen writes it
+ *
+ * tail_ok(text, stop, end): whether text[stop:end] is exactly what LoadGen writes after a line's value,
+ *   , "time_ms": N, "namespace": S, "event_type": S, "metadata": {"is_error": B, "is_warning": B,
+ *   "file": S, "line_no": I, "pid": I, "tid": I}}
+ * as loadgen_log._LINE_TAIL.fullmatch(text, stop, end) tells it (that grammar reads left to right without
+ * going back, so one greedy pass gives its answer): strictly valid JSON, so the value alone is what a
+ * decoder of the whole line gives.
+ */
+typedef struct {
+    const void *data;
+    int kind;
+    Py_ssize_t at, end;
+} Cursor;
+
+static Py_UCS4 peek(const Cursor *c)
+{
+    return c->at < c->end ? PyUnicode_READ(c->kind, c->data, c->at) : (Py_UCS4)-1;
+}
+
+static int literal(Cursor *c, const char *word)
+{
+    for (; *word; word++, c->at++)
+        if (peek(c) != (Py_UCS4)(unsigned char)*word)
+            return 0;
+    return 1;
+}
+
+static int digits(Cursor *c)  /* [0-9]+ */
+{
+    Py_ssize_t from = c->at;
+    while (peek(c) >= '0' && peek(c) <= '9')
+        c->at++;
+    return c->at > from;
+}
+
+static int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
+{
+    if (peek(c) == '-')
+        c->at++;
+    if (peek(c) == '0') {
+        c->at++;
+        return 1;
+    }
+    if (peek(c) < '1' || peek(c) > '9')
+        return 0;
+    return digits(c);
+}
+
+static int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
+{
+    if (!integer(c))
+        return 0;
+    if (peek(c) == '.') {
+        c->at++;
+        if (!digits(c))
+            return 0;
+    }
+    if (peek(c) == 'e' || peek(c) == 'E') {
+        c->at++;
+        if (peek(c) == '-' || peek(c) == '+')
+            c->at++;
+        if (!digits(c))
+            return 0;
+    }
+    return 1;
+}
+
+static int hex(Py_UCS4 ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+static int string(Cursor *c)  /* a JSON string: no control characters, only JSON's escapes */
+{
+    if (peek(c) != '"')
+        return 0;
+    c->at++;
+    for (;;) {
+        Py_UCS4 ch = peek(c);
+        if (ch == (Py_UCS4)-1 || ch < 0x20)
+            return 0;
+        c->at++;
+        if (ch == '"')
+            return 1;
+        if (ch == '\\') {
+            Py_UCS4 e = peek(c);
+            c->at++;
+            if (e == 'u') {
+                for (int i = 0; i < 4; i++, c->at++)
+                    if (!hex(peek(c)))
+                        return 0;
+            } else if (!(e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r'
+                         || e == 't')) {
+                return 0;
+            }
+        }
+    }
+}
+
+static int boolean(Cursor *c)
+{
+    return peek(c) == 't' ? literal(c, "true") : literal(c, "false");
+}
+
+static PyObject *tail_ok(PyObject *self, PyObject *args)
+{
+    PyObject *text;
+    Py_ssize_t stop, end;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Unn", &text, &stop, &end))
+        return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
+    if (stop < 0 || end > size || stop > end)
+        Py_RETURN_FALSE;
+    Cursor c = {PyUnicode_DATA(text), PyUnicode_KIND(text), stop, end};
+    int ok = literal(&c, ", \"time_ms\": ") && number(&c) && literal(&c, ", \"namespace\": ") && string(&c)
+             && literal(&c, ", \"event_type\": ") && string(&c) && literal(&c, ", \"metadata\": {\"is_error\": ")
+             && boolean(&c) && literal(&c, ", \"is_warning\": ") && boolean(&c) && literal(&c, ", \"file\": ")
+             && string(&c) && literal(&c, ", \"line_no\": ") && integer(&c) && literal(&c, ", \"pid\": ")
+             && integer(&c) && literal(&c, ", \"tid\": ") && integer(&c) && literal(&c, "}}") && c.at == c.end;
+    return PyBool_FromLong(ok);
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
+    {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._detail_scan",
-                                    "The detail-log line walk in C (see checker.loaders.loadgen_log).", -1, methods,
+                                    "The detail-log line walk and line-tail test in C (see checker.loaders.loadgen_log).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__detail_scan(void)

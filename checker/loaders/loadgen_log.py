@@ -114,7 +114,12 @@ def _value_alone(text: str, at: int, end: int) -> Any:
         found, stop = _DECODER.raw_decode(text, at)
     except (ValueError, RecursionError):
         return _SENTINEL  # the caller decodes the whole line and reports it
-    return found if _LINE_TAIL.fullmatch(text, stop, end) else _SENTINEL
+    return found if _TAIL_OK(text, stop, end) else _SENTINEL
+
+
+def _tail_matches(text: str, stop: int, end: int) -> bool:
+    """Whether ``text[stop:end]`` is the tail LoadGen writes after a value (``_LINE_TAIL``)."""
+    return _LINE_TAIL.fullmatch(text, stop, end) is not None
 
 
 def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
@@ -149,19 +154,20 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
 _FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 
-def _compiled_scan():
-    """The C line walk (``checker._detail_scan``), or None where it was not built or ``MLPC_PURE_PYTHON``
-    is set (the tests compare both walks)."""
+def _compiled(name: str):
+    """``name`` of the C extension ``checker._detail_scan`` (``scan``: the line walk; ``tail_ok``: the line
+    tail test), or None where it was not built or ``MLPC_PURE_PYTHON`` is set (the tests compare both)."""
     if os.environ.get("MLPC_PURE_PYTHON"):
         return None
     try:
-        from checker._detail_scan import scan
+        from checker import _detail_scan
     except ImportError:
         return None
-    return scan
+    return getattr(_detail_scan, name, None)
 
 
-_SCAN = _compiled_scan()
+_SCAN = _compiled("scan")
+_TAIL_OK = _compiled("tail_ok") or _tail_matches
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
