@@ -45,31 +45,27 @@ class HashingReader:
         return self._head[:size]
 
     def read(self, size: int = -1) -> bytes:
-        head, pos = self._head, self._pos
-        if pos >= len(head):
-            return self._from_file(self._handle.read, size)
-        end = len(head) if size < 0 else min(len(head), pos + size)
-        data = head[pos:end]
-        self._pos = end
-        if size < 0 or len(data) < size:
-            more = self._from_file(self._handle.read, -1 if size < 0 else size - len(data))
-            if more:
-                data += more
-        return data
+        return self._serve(self._handle.read, size, line=False)
 
     def readline(self, size: int = -1) -> bytes:
+        return self._serve(self._handle.readline, size, line=True)
+
+    def _serve(self, fetch, size: int, line: bool) -> bytes:
+        """``read`` (``line`` False) or ``readline``: from the head while it lasts, then from the file
+        through ``fetch`` (the handle's own read or readline)."""
         head, pos = self._head, self._pos
         if pos >= len(head):
-            return self._from_file(self._handle.readline, size)
+            return self._from_file(fetch, size)
         end = len(head) if size < 0 else min(len(head), pos + size)
-        stop = head.find(b"\n", pos, end)
-        if stop >= 0:
-            self._pos = stop + 1
-            return head[pos:stop + 1]
+        if line:
+            stop = head.find(b"\n", pos, end)
+            if stop >= 0:
+                self._pos = stop + 1
+                return head[pos:stop + 1]
         data = head[pos:end]
         self._pos = end
         if size < 0 or len(data) < size:
-            more = self._from_file(self._handle.readline, -1 if size < 0 else size - len(data))
+            more = self._from_file(fetch, -1 if size < 0 else size - len(data))
             if more:
                 data += more
         return data
