@@ -58,6 +58,20 @@ class Sandbox:
         if known:
             self._known.update(known)
 
+    def files_below(self, rel: str) -> dict[str, int] | None:
+        """Size of every file below the folder ``rel`` by its path under it ("a/b.txt"), as the walk saw them,
+        when the walk saw every folder below it holding only plain files and folders; else None."""
+        found: dict[str, int] = {}
+        stack = [("", rel)]
+        while stack:
+            sub, folder = stack.pop()
+            known = self._known.get(folder)
+            if known is None:
+                return None
+            found.update((sub + name, size) for name, size in known[0].items())
+            stack += ((f"{sub}{name}/", f"{folder}/{name}") for name in known[1])
+        return found
+
     def _entry(self, rel: str) -> str | None:
         """"f" (plain file), "d" (folder), "-" (absent) when the walk saw the folder holding ``rel``;
         None when it did not (the file system is asked)."""

@@ -71,5 +71,5 @@ def compare_copies(box: Sandbox, pairs: list[tuple[str, str]]) -> dict[str, Infe
     """Copy folder -> its comparison with its source folder (both relative), by the digests ``box`` kept of the
     files it read below them; what it did not read is hashed here, once (a source of two copies too)."""
     return {copy_rel: InferredCopy(source_rel.rsplit("/", 1)[-1], source_rel,
-                                   compare_folders(box.root, source_rel, copy_rel, box.digests))
+                                   compare_folders(box.root, source_rel, copy_rel, box.digests, box.files_below))
             for copy_rel, source_rel in pairs}

@@ -128,28 +128,40 @@ def _files_below(root: str, rel: str, root_real: str) -> dict[str, str]:
     return found
 
 
-def _same(digests: dict[str, str], a: tuple[str, str], b: tuple[str, str]) -> bool:
-    """Two files (relative path, absolute path) hold the same bytes: equal sizes and sha256 (the one kept in
-    ``digests`` when the file was read already, else the file's, read here and kept there)."""
-    if os.path.getsize(a[1]) != os.path.getsize(b[1]):
+def _same(digests: dict[str, str], a: tuple[str, str, int], b: tuple[str, str, int]) -> bool:
+    """Two files (relative path, absolute path, size) hold the same bytes: equal sizes and sha256 (the one kept
+    in ``digests`` when the file was read already, else the file's, read here and kept there)."""
+    if a[2] != b[2]:
         return False
-    for rel, path in (a, b):
+    for rel, path, _ in (a, b):
         if rel not in digests:
             digests[rel] = sha256_file(path)
     return digests[a[0]] == digests[b[0]]
 
 
-def compare_folders(root: str, source_rel: str, copy_rel: str, digests: dict[str, str]) -> CopyComparison:
+def _sized(root: str, rel: str, root_real: str, listed) -> dict[str, tuple[str, int]]:
+    """Sub-path -> (absolute path, size) of the regular files below ``root/rel``: from ``listed(rel)`` (what a
+    walk of the tree saw, when it saw every folder below ``rel`` plain) or else walked here."""
+    sizes = listed(rel) if listed is not None else None
+    if sizes is not None:
+        base = os.path.join(root, rel)
+        return {sub: (os.path.join(base, *sub.split("/")), size) for sub, size in sizes.items()}
+    return {sub: (path, os.path.getsize(path)) for sub, path in _files_below(root, rel, root_real).items()}
+
+
+def compare_folders(root: str, source_rel: str, copy_rel: str, digests: dict[str, str],
+                    listed=None) -> CopyComparison:
     """Compare two folders of one submission tree file by file (streaming; never raises). ``digests``: the
     sha256 of the files read already, by path relative to ``root`` (the load stage's: no file it read is
-    opened again); the files it did not read are hashed here and added."""
+    opened again); the files it did not read are hashed here and added. ``listed``: the files below a folder
+    with their sizes as a walk of the tree saw them (``Sandbox.files_below``), or None where it did not."""
     root = os.path.abspath(root)
     root_real = os.path.realpath(root)
     try:
-        source = _files_below(root, source_rel, root_real)
-        copy = _files_below(root, copy_rel, root_real)
+        source = _sized(root, source_rel, root_real, listed)
+        copy = _sized(root, copy_rel, root_real, listed)
         differ = tuple(sorted(p for p in source.keys() & copy.keys()
-                              if not _same(digests, (f"{source_rel}/{p}", source[p]), (f"{copy_rel}/{p}", copy[p]))))
+                              if not _same(digests, (f"{source_rel}/{p}", *source[p]), (f"{copy_rel}/{p}", *copy[p]))))
     except (OSError, TreeWriteError) as exc:
         return CopyComparison(error=str(getattr(exc, "strerror", None) or exc))
     return CopyComparison(missing=tuple(sorted(source.keys() - copy.keys())),

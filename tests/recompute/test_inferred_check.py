@@ -45,6 +45,20 @@ def test_edited_copy_lists_the_files_that_differ(tmp_path):
     assert item.severity.value == "warning"
 
 
+def test_an_edit_that_keeps_the_size_is_found_by_content(tmp_path):
+    """Sizes from the walk tell most edits; an edit of the same length is found by the files' digests, in a
+    file the loader reads (the accuracy summary) and in one it does not (an added note in both folders)."""
+    root = base_tree(tmp_path)
+    (root / RES / "SingleStream/notes.txt").write_text("abc\n")
+    _infer_offline_from_singlestream(root)
+    (root / RES / "offline/notes.txt").write_text("abd\n")
+    summary = root / RES / "offline/accuracy/mlperf_log_summary.txt"
+    text = summary.read_text()
+    summary.write_text(text[:-2] + ("x" if text[-2] != "x" else "y") + text[-1])
+    [item] = findings(check(root), "PF020")
+    assert "differ: accuracy/mlperf_log_summary.txt, notes.txt" in item.actual
+
+
 def test_inferred_from_a_scenario_the_benchmark_lacks(tmp_path):
     """gptj-99 on edge has SingleStream and Offline only: an Offline result cannot stand on MultiStream."""
     root = base_tree(tmp_path)
