@@ -271,8 +271,182 @@ static PyObject *tail_ok(PyObject *self, PyObject *args)
     return PyBool_FromLong(ok);
 }
 
+/* ------------------------------------------------------------------ accuracy-log entry lines
+ *
+ * entry_lines(buf, end): the lines of buf[:end] (split at "\n") read as loader.accuracy_entries._LINE_RE
+ * reads them: a line that is exactly
+ *   { "seq_id" : N, "qsl_idx" : N, "data" : "HEX"[, "token_data" : "HEX"][, "token_count" : [-]N] }[,]
+ * with an even number of data digits is a row (qsl_idx, data, token_data or None, token_count or None,
+ * None); any other line is an event (rows before it, its number from 1, its bytes, whether a row came
+ * since the previous event) for the careful reading in Python. Returns (rows, events, lines, whether a
+ * row came after the last event). The grammar reads left to right without going back, as the regular
+ * expression does on these lines.
+ */
+typedef struct {
+    const char *s;
+    Py_ssize_t at, end;
+} Bytes;
+
+static int b_literal(Bytes *c, const char *word)
+{
+    size_t n = strlen(word);
+    if ((size_t)(c->end - c->at) < n || memcmp(c->s + c->at, word, n) != 0)
+        return 0;
+    c->at += (Py_ssize_t)n;
+    return 1;
+}
+
+static int b_digit(const Bytes *c)
+{
+    return c->at < c->end && c->s[c->at] >= '0' && c->s[c->at] <= '9';
+}
+
+static int b_natural(Bytes *c)  /* 0|[1-9][0-9]* */
+{
+    if (!b_digit(c))
+        return 0;
+    if (c->s[c->at++] == '0')
+        return 1;
+    while (b_digit(c))
+        c->at++;
+    return 1;
+}
+
+static int b_hex(Bytes *c)  /* "[0-9A-Fa-f]*" */
+{
+    if (!b_literal(c, "\""))
+        return 0;
+    while (c->at < c->end) {
+        char ch = c->s[c->at];
+        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')))
+            break;
+        c->at++;
+    }
+    return b_literal(c, "\"");
+}
+
+/* parse one entry line; on success fill the spans and return 1 */
+static int entry_line(Bytes *c, Py_ssize_t span[8])
+{
+    if (!b_literal(c, "{ \"seq_id\" : ") || !b_natural(c) || !b_literal(c, ", \"qsl_idx\" : "))
+        return 0;
+    span[0] = c->at;
+    if (!b_natural(c))
+        return 0;
+    span[1] = c->at;
+    if (!b_literal(c, ", \"data\" : "))
+        return 0;
+    span[2] = c->at + 1;
+    if (!b_hex(c))
+        return 0;
+    span[3] = c->at - 1;
+    span[4] = span[5] = span[6] = span[7] = -1;
+    if (b_literal(c, ", \"token_data\" : ")) {
+        span[4] = c->at + 1;
+        if (!b_hex(c))
+            return 0;
+        span[5] = c->at - 1;
+    }
+    if (b_literal(c, ", \"token_count\" : ")) {
+        span[6] = c->at;
+        if (c->at < c->end && c->s[c->at] == '-')
+            c->at++;
+        if (!b_natural(c))
+            return 0;
+        span[7] = c->at;
+    }
+    if (!b_literal(c, " }"))
+        return 0;
+    if (c->at < c->end && c->s[c->at] == ',')
+        c->at++;
+    return c->at == c->end;
+}
+
+static PyObject *number_at(const char *s, Py_ssize_t from, Py_ssize_t to)
+{
+    char small[32];
+    if (to - from < (Py_ssize_t)sizeof(small)) {
+        memcpy(small, s + from, (size_t)(to - from));
+        small[to - from] = '\0';
+        return PyLong_FromString(small, NULL, 10);
+    }
+    PyObject *text = PyUnicode_FromStringAndSize(s + from, to - from);
+    if (text == NULL)
+        return NULL;
+    PyObject *out = PyLong_FromUnicodeObject(text, 10);
+    Py_DECREF(text);
+    return out;
+}
+
+static PyObject *row(const char *s, const Py_ssize_t span[8])
+{
+    PyObject *qsl = number_at(s, span[0], span[1]);
+    PyObject *data = PyBytes_FromStringAndSize(s + span[2], span[3] - span[2]);
+    PyObject *token = span[4] >= 0 && span[5] > span[4] ? PyBytes_FromStringAndSize(s + span[4], span[5] - span[4])
+                                                         : (Py_INCREF(Py_None), Py_None);
+    PyObject *count = span[6] >= 0 ? number_at(s, span[6], span[7]) : (Py_INCREF(Py_None), Py_None);
+    PyObject *out = (qsl && data && token && count) ? PyTuple_Pack(5, qsl, data, token, count, Py_None) : NULL;
+    Py_XDECREF(qsl);
+    Py_XDECREF(data);
+    Py_XDECREF(token);
+    Py_XDECREF(count);
+    return out;
+}
+
+static PyObject *entry_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t end;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*n", &view, &end))
+        return NULL;
+    const char *s = (const char *)view.buf;
+    if (end < 0 || end > view.len)
+        end = end < 0 ? 0 : view.len;
+    PyObject *rows = PyList_New(0), *events = PyList_New(0), *out = NULL;
+    Py_ssize_t pos = 0, number = 0;
+    int fresh = 0;
+    if (rows == NULL || events == NULL)
+        goto done;
+    for (;;) {
+        const char *nl = memchr(s + pos, '\n', (size_t)(end - pos));
+        Py_ssize_t stop = nl == NULL ? end : nl - s;
+        Py_ssize_t span[8];
+        Bytes c = {s, pos, stop};
+        number++;
+        if (entry_line(&c, span) && ((span[3] - span[2]) & 1) == 0) {
+            PyObject *item = row(s, span);
+            if (item == NULL || PyList_Append(rows, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+            fresh = 1;
+        } else {
+            PyObject *event = Py_BuildValue("(nny#O)", PyList_GET_SIZE(rows), number, s + pos, stop - pos,
+                                            fresh ? Py_True : Py_False);
+            if (event == NULL || PyList_Append(events, event) < 0) {
+                Py_XDECREF(event);
+                goto done;
+            }
+            Py_DECREF(event);
+            fresh = 0;
+        }
+        if (nl == NULL)
+            break;
+        pos = stop + 1;
+    }
+    out = Py_BuildValue("(OOnO)", rows, events, number, fresh ? Py_True : Py_False);
+done:
+    Py_XDECREF(rows);
+    Py_XDECREF(events);
+    PyBuffer_Release(&view);
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
+    {"entry_lines", entry_lines, METH_VARARGS, "entry_lines(buf, end) -> (rows, events, lines, fresh)"},
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
     {NULL, NULL, 0, NULL},
 };

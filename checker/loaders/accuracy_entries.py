@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
+from checker.loaders.compiled import compiled
+
 MAX_LINE_BYTES = 256 * 1024 * 1024  # a longer line is read in pieces of this size (each a malformed line)
 BLOCK_BYTES = 4 * 1024 * 1024
 LONG_LINE_BYTES = 512  # a block whose lines are longer than this on average is read line by line
@@ -53,6 +55,9 @@ _TAIL_BYTES_RE = re.compile(
 _ENTRY_HEAD_RE = re.compile(r'\{ "seq_id" : (?:0|[1-9]\d*), "qsl_idx" : (0|[1-9]\d*), "data" : "')
 _ENTRY_TAIL_RE = re.compile(r'(?:, "token_data" : "([0-9A-Fa-f]*)")?(?:, "token_count" : (-?(?:0|[1-9]\d*)))? \}')
 _HEX = re.compile(r"[0-9a-fA-F]*")
+
+
+_ENTRY_LINES = compiled("entry_lines")  # the short-line block read in C (checker.loaders.compiled)
 
 
 def _parse_entry_line(line: str) -> tuple[tuple | None, str | None]:
@@ -173,6 +178,8 @@ class AccuracyEntries:
         """The rows of the lines of ``buf[:end]`` (complete lines, the last one without its newline)."""
         if end > LONG_LINE_BYTES * (buf.count(b"\n", 0, end) + 1):
             return self._take_long(buf, end, state)
+        if _ENTRY_LINES is not None:
+            return self._take_compiled(buf, end, state)
         rows: list[Row] = []
         number = first = state.number
         fresh = False  # an entry line was read since the last careful one
@@ -196,6 +203,31 @@ class AccuracyEntries:
         if fresh:
             state.after_marker = state.last_bad = False
         state.number = number
+        self.entries += len(rows)
+        return rows
+
+    def _take_compiled(self, buf: bytes, end: int, state: _State) -> list[Row]:
+        """:meth:`_take` with the entry lines read in C (``checker._detail_scan.entry_lines``, the same grammar
+        as ``_LINE_RE``): the rows of the entry lines come back made, and the other lines, in order among
+        them, go through :meth:`_line` here with the state the Python loop would give them."""
+        fast, others, lines, fresh_at_end = _ENTRY_LINES(buf, end)
+        first = state.number
+        rows = fast
+        if others:
+            rows, taken = [], 0
+            for before, offset, other, fresh in others:
+                rows += fast[taken:before]
+                taken = before
+                if fresh:  # an entry line was read since the last careful one
+                    state.after_marker = state.last_bad = False
+                state.number = first + offset
+                row = self._line(other, state)
+                if row is not None:
+                    rows.append(row)
+            rows += fast[taken:]
+        if fresh_at_end:
+            state.after_marker = state.last_bad = False
+        state.number = first + lines
         self.entries += len(rows)
         return rows
 

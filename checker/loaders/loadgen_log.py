@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from checker.loaders.compiled import compiled
+
 MARKER = ":::MLLOG"
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a detail log larger than this is not read
 
@@ -154,20 +156,8 @@ def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
 _FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 
-def _compiled(name: str):
-    """``name`` of the C extension ``checker._detail_scan`` (``scan``: the line walk; ``tail_ok``: the line
-    tail test), or None where it was not built or ``MLPC_PURE_PYTHON`` is set (the tests compare both)."""
-    if os.environ.get("MLPC_PURE_PYTHON"):
-        return None
-    try:
-        from checker import _detail_scan
-    except ImportError:
-        return None
-    return getattr(_detail_scan, name, None)
-
-
-_SCAN = _compiled("scan")
-_TAIL_OK = _compiled("tail_ok") or _tail_matches
+_SCAN = compiled("scan")  # the line walk in C (checker.loaders.compiled)
+_TAIL_OK = compiled("tail_ok") or _tail_matches
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:

@@ -69,7 +69,7 @@ _line = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(st.lists(_line, max_size=40), st.sampled_from(["\n", "\r\n"]), st.booleans(),
        st.sampled_from([(1 << 22, 1 << 28), (7, 1 << 28), (64, 64), (16, 40), (3, 3)]), st.sampled_from([0, 1 << 30]))
 def test_block_reader_reads_what_the_line_reader_reads(tmp_path_factory, lines, newline, final, sizes, long_line):
@@ -77,9 +77,45 @@ def test_block_reader_reads_what_the_line_reader_reads(tmp_path_factory, lines, 
     path = tmp_path_factory.mktemp("log") / "mlperf_log_accuracy.json"
     path.write_bytes((newline.join(lines) + (newline if final else "")).encode("utf-8", "surrogateescape"))
     block, max_line = sizes
-    rows, reader = _read_with(path, block, max_line, long_line)
-    assert (rows, reader.truncated, reader.malformed, reader.entries) == _reference_read(str(path), max_line)
-    assert reader.error is None
+    expected = _reference_read(str(path), max_line)
+    for entry_lines in _READERS:  # the short-line blocks read in C (where built) and by the regular expression
+        saved, ae._ENTRY_LINES = ae._ENTRY_LINES, entry_lines
+        try:
+            rows, reader = _read_with(path, block, max_line, long_line)
+        finally:
+            ae._ENTRY_LINES = saved
+        assert (rows, reader.truncated, reader.malformed, reader.entries) == expected
+        assert reader.error is None
+
+
+_READERS = (ae._ENTRY_LINES, None) if ae._ENTRY_LINES is not None else (None,)
+
+_TRICKY = [
+    [_entry(0, 0, "00"), "...", "garbage", _entry(1, 1, "01")],  # the tail's first line after entries
+    [_entry(0, 0, "00"), "bad", "...", "bad", "bad", _entry(1, 1, "0A"), "..."],
+    ['{ "seq_id" : 01, "qsl_idx" : 2, "data" : "00" },', '{ "seq_id" : 1, "qsl_idx" : 02, "data" : "00" },',
+     _entry(1, 0, "00", count="-0"), _entry(1, 0, "00", count="-01"), _entry(1, 0, "00", count="00"),
+     _entry(10, 10, "00", "", 5), _entry(10, 10, "00", "0g"), _entry(10, 10, "0G"), _entry(3, 3, "ABC", "AB"),
+     _entry(3, 3, "AB", end=",,"), _entry(3, 3, "AB", end=" "), _entry(3, 3, "AB") + "\r", _entry(12345678901234567890, 98765432109876543210, "FF")],
+    ["[", "]", "", "[]", " ... ", "..."],
+]
+
+
+def test_tricky_lines_read_the_same_in_c_and_by_the_regular_expression(tmp_path):
+    """Lines at the grammar's edges (leading zeros, signs, empty and bad hex, odd digits, a carriage return,
+    huge numbers) and the state the careful reading carries from line to line (an entry just before the
+    truncation mark, bad lines after it)."""
+    for index, lines in enumerate(_TRICKY):
+        path = tmp_path / f"{index}.json"
+        path.write_text("\n".join(lines) + "\n")
+        expected = _reference_read(str(path), 1 << 28)
+        for entry_lines in _READERS:
+            saved, ae._ENTRY_LINES = ae._ENTRY_LINES, entry_lines
+            try:
+                rows, reader = _read_with(path, 1 << 22, 1 << 28, 1 << 30)
+            finally:
+                ae._ENTRY_LINES = saved
+            assert (rows, reader.truncated, reader.malformed, reader.entries) == expected, (index, entry_lines)
 
 
 def _read_with(path, block: int, max_line: int, long_line: int = ae.LONG_LINE_BYTES) -> tuple[list, ae.AccuracyEntries]:

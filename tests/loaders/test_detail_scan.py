@@ -11,11 +11,12 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from checker.loaders import loadgen_log
+from checker.loaders.compiled import compiled
 from checker.loaders.loadgen_log import DetailLog, _walk_lines, parse_detail_text
 from tests.conftest import REAL
 
-scan = loadgen_log._compiled("scan")
-tail_ok = loadgen_log._compiled("tail_ok")
+scan = compiled("scan")
+tail_ok = compiled("tail_ok")
 needs_scan = pytest.mark.skipif(scan is None and not os.environ.get("CI"),
                                 reason="the C extension checker._detail_scan is not built here")
 
@@ -101,7 +102,7 @@ def test_a_flag_far_from_the_line_end_is_not_a_flag_in_either_walk():
 def test_the_python_walk_is_used_when_asked(monkeypatch):
     """MLPC_PURE_PYTHON (read when the module is imported) leaves the C walk out."""
     monkeypatch.setenv("MLPC_PURE_PYTHON", "1")
-    assert loadgen_log._compiled("scan") is None and loadgen_log._compiled("tail_ok") is None
+    assert compiled("scan") is None and compiled("tail_ok") is None and compiled("entry_lines") is None
     monkeypatch.setattr(loadgen_log, "_SCAN", None)
     text = ':::MLLOG {"key": "k", "value": 1' + _TAIL % ("false", "false") + "\n"
     assert _fields(parse_detail_text(text)) == _fields(_python(text))
