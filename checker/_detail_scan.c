@@ -1,5 +1,10 @@
-/* The line walk of checker.loaders.loadgen_log.parse_detail_text, in C, for the logs it can take whole, and
- * the test of a line's tail that reading a value alone relies on (tail_ok, at the end of this file).
+/* The log readers' fast paths, in C (optional: checker/loaders/compiled.py finds them; each stands for Python
+ * code that gives the same answer, which runs where this is not built or MLPC_PURE_PYTHON is set):
+ *   scan         the line walk of checker.loaders.loadgen_log.parse_detail_text, for the logs it takes whole;
+ *   tail_ok      the test of a detail-log line's tail that reading a value alone relies on (_LINE_TAIL);
+ *   entry_lines  the entry lines of a block of an accuracy log (checker.loaders.accuracy_entries._LINE_RE).
+ * All three read only inside the text or bytes they are given and never raise on any input but for what a
+ * callback raises or memory errors.
  *
  * scan(text, raw, duplicates, slow) walks the lines of ``text`` (a str) exactly as the Python walk does and
  * fills ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order;
@@ -8,8 +13,7 @@
  * It returns (lines, marker lines), or None, having changed nothing, when the text is not one it takes:
  * a str of wider characters than one byte, an empty text, or any line that is neither empty nor a
  * ``:::MLLOG {"key": "`` line (a foreign line, a marker further in, a blank line of spaces): the Python
- * walk then reads the whole log. Reads only inside the text; never raises on any input but for
- * what the callbacks raise or memory errors.
+ * walk then reads the whole log.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
