@@ -165,7 +165,7 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     read; flagged (error / warning) and odd-looking marker lines are decoded at once.
 
     The walk is done in C (``checker/_detail_scan.c``) when the extension is built and the log is one it
-    takes (one-byte characters, every line empty or a marker line ending with "}": every published
+    takes (one-byte characters, every line empty or a marker line, CRLF logs included: every published
     log but the odd ones), else by :func:`_walk_lines`; both give the same log, line for line."""
     log = DetailLog(path=path)
     counted = None
