@@ -201,6 +201,11 @@ def main() -> int:
     args = parser.parse_args()
     sizes = sorted({int(s) for s in args.sizes.split(",") if s.strip()})
     layouts = ("v4.1", "v6.0") if args.layout == "both" else (args.layout,)
+    if args.official and len(layouts) > 1 and "{round}" not in args.official:
+        # one official checker, one round: run on the other layout it fails at once, and its row means nothing
+        print("--official names no {round} but --layout both times it on both layouts: give one --layout, "
+              "or a command that takes the round (--version {round})", file=sys.stderr)
+        return 2
     for layout in layouts:
         if not os.path.isdir(SOURCES[layout]):
             print(f"source tree not found: {SOURCES[layout]} (set MLPC_SHARED)", file=sys.stderr)
