@@ -97,7 +97,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
     while (pos < size) {
         Py_ssize_t end = line_end(s, pos, size);
         number++;
-        if (end > pos) {  /* (takes(): a marker line ending with "}") */
+        if (end > pos) {  /* (takes(): a marker line) */
             markers++;
             Py_ssize_t start = pos + HEAD, key_at = pos + PREFIX_LEN, last = end;
             const char *quote = memchr(s + key_at, '"', (size_t)(end - key_at));
