@@ -20,6 +20,7 @@ from checker.loaders.compiled import compiled
 
 MARKER = ":::MLLOG"
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a detail log larger than this is not read
+BINARY_PROBE_BYTES = 64 * 1024  # a NUL byte among a log's first bytes marks it binary: it is not read
 
 
 class LogReadError(Exception):
@@ -136,7 +137,7 @@ def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
             raw = handle.read()
     except OSError as exc:
         raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
-    if b"\x00" in raw[:65536]:
+    if b"\x00" in raw[:BINARY_PROBE_BYTES]:
         raise LogReadError("file is binary (contains NUL bytes), not a LoadGen text log")
     return raw.decode("utf-8", errors="replace")
 
@@ -307,10 +308,10 @@ def parse_detail_head(path: str, keys: tuple[str, ...], head: int = HEAD_BYTES) 
         with open(path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size > MAX_LOG_BYTES:
                 return parse_detail_log(path)  # (which refuses it)
-            raw = handle.read(head + 1)
+            raw = handle.read(max(head, BINARY_PROBE_BYTES) + 1)  # (the whole probe, as parse_detail_log's)
     except OSError as exc:
         raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
-    if len(raw) > head and b"\x00" not in raw[:65536]:  # (a NUL there: parse_detail_log refuses the file)
+    if len(raw) > head and b"\x00" not in raw[:BINARY_PROBE_BYTES]:  # (else parse_detail_log refuses the file)
         cut = raw.rfind(b"\n", 0, head)
         if cut > 0:
             log = parse_detail_text(raw[:cut].decode("utf-8", errors="replace"), path)
