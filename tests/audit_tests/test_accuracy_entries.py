@@ -79,11 +79,7 @@ def test_block_reader_reads_what_the_line_reader_reads(tmp_path_factory, lines, 
     block, max_line = sizes
     expected = _reference_read(str(path), max_line)
     for entry_lines in _READERS:  # the short-line blocks read in C (where built) and by the regular expression
-        saved, ae._ENTRY_LINES = ae._ENTRY_LINES, entry_lines
-        try:
-            rows, reader = _read_with(path, block, max_line, long_line)
-        finally:
-            ae._ENTRY_LINES = saved
+        rows, reader = _read_with(path, block, max_line, long_line, entry_lines)
         assert (rows, reader.truncated, reader.malformed, reader.entries) == expected
         assert reader.error is None
 
@@ -110,23 +106,21 @@ def test_tricky_lines_read_the_same_in_c_and_by_the_regular_expression(tmp_path)
         path.write_text("\n".join(lines) + "\n")
         expected = _reference_read(str(path), 1 << 28)
         for entry_lines in _READERS:
-            saved, ae._ENTRY_LINES = ae._ENTRY_LINES, entry_lines
-            try:
-                rows, reader = _read_with(path, 1 << 22, 1 << 28, 1 << 30)
-            finally:
-                ae._ENTRY_LINES = saved
+            rows, reader = _read_with(path, 1 << 22, 1 << 28, 1 << 30, entry_lines)
             assert (rows, reader.truncated, reader.malformed, reader.entries) == expected, (index, entry_lines)
 
 
-def _read_with(path, block: int, max_line: int, long_line: int = ae.LONG_LINE_BYTES) -> tuple[list, ae.AccuracyEntries]:
-    """The rows (without the decoded data, checked here) and the reader, with the given reading sizes."""
-    saved = ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES
-    ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES = block, max_line, long_line
+def _read_with(path, block: int, max_line: int, long_line: int = ae.LONG_LINE_BYTES,
+               entry_lines=ae._ENTRY_LINES) -> tuple[list, ae.AccuracyEntries]:
+    """The rows (without the decoded data, checked here) and the reader, with the given reading sizes and
+    short-line block reader (``entry_lines``: the C one, or None for the regular expression)."""
+    saved = ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES
+    ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES = block, max_line, long_line, entry_lines
     try:
         reader = ae.AccuracyEntries(str(path))
         rows = [row for batch in reader.batches() for row in batch]
     finally:
-        ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES = saved
+        ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES = saved
     assert all(row[4] is None or row[4] == binascii.unhexlify(row[1]) for row in rows)
     return [row[:4] for row in rows], reader
 
