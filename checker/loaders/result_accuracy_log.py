@@ -66,7 +66,7 @@ class ResultAccuracyLog:
         shape = truncated_shape_of(probe)  # (what accuracy_log.is_truncated_shape would read the file for)
         facts = self._facts
         facts["log_truncation_marker"] = marker
-        facts["log_truncated_shape"] = marker and self.size == len(probe) and shape
+        facts["log_truncated_shape"] = marker and size == len(probe) and shape
         if size <= limit and not facts["log_truncated_shape"]:
             try:
                 count = 0
