@@ -122,6 +122,20 @@ def _unit_worker(args):
     return output, cache.take() if cache is not None else None
 
 
+def warm_up(rules: RoundRules) -> None:
+    """Build, before the workers are forked, what each of them would otherwise build for itself on its
+    first submitter: the round's audit spec and its system-description model (about 0.08 s of CPU a
+    worker). A data file that fails to load here is reported where the checks use it."""
+    from checker.loaders.audit_spec import load_round_spec
+    from checker.models.system import system_model
+
+    try:
+        load_round_spec(rules.round)
+        system_model(rules)
+    except Exception:  # noqa: BLE001 - the workers meet the same error and report it
+        pass
+
+
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,
                 checks: tuple[Check, ...] = ALL_CHECKS, jobs: int | None = 1, progress=None,
                 cache=None, spool=None) -> dict[tuple[str, str], UnitOutput]:
@@ -168,6 +182,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             weights = {unit: unit_weight(root, *unit, rules) for unit in pending}
             pending.sort(key=lambda unit: -weights[unit])  # stable: equal weights keep the tree's order
             spec = unit_cache.spec() if unit_cache is not None else None
+            warm_up(rules)
             work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...)) for d, s in pending]
             with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
                 for unit, (output, taken) in zip(pending, pool.map(_unit_worker, work, chunksize=1)):

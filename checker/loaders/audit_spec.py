@@ -49,9 +49,10 @@ ROUND_FILE_SEEDS = ("seeds", "test05_seeds")  # live in rules/<round>.yaml only
 
 
 @lru_cache(maxsize=None)
-def load_rounds(audits_dir: str | None = None) -> RoundsFile:
+def load_rounds(audits_dir: str | None = None, only: str | None = None) -> RoundsFile:
     """``rounds.yaml``, with each round's seeds taken from its round file (``rules/<round>.yaml`` is their
-    one home; ``rounds.yaml`` naming them again is an error)."""
+    one home; ``rounds.yaml`` naming them again is an error). ``only``: just that round (when rounds.yaml
+    has it), so that checking one round does not load the rules of every other."""
     from checker.loaders.rules import load_rules
 
     base = Path(audits_dir) if audits_dir else AUDITS_DIR
@@ -59,6 +60,8 @@ def load_rounds(audits_dir: str | None = None) -> RoundsFile:
     data = _read_yaml(path)
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if isinstance(rounds, dict):
+        if only is not None and only in rounds:
+            rounds = data["rounds"] = {only: rounds[only]}
         for name, info in rounds.items():
             if not isinstance(info, dict):
                 continue
@@ -81,7 +84,7 @@ def known_rounds(audits_dir: str | None = None) -> list[str]:
 @lru_cache(maxsize=None)
 def load_round_spec(round_name: str, audits_dir: str | None = None) -> RoundAuditSpec:
     """The audit spec of one round; an unknown round is a hard error (no fallback)."""
-    rounds = load_rounds(audits_dir)
+    rounds = load_rounds(audits_dir, round_name)
     if round_name not in rounds.rounds:
         raise MlpcError(f"unknown round {round_name!r}; known: {', '.join(sorted(rounds.rounds))}")
     tests = {}
