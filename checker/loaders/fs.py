@@ -280,7 +280,10 @@ def parse_json_keys(text: str) -> tuple[object, str | None, tuple[DuplicateKey, 
         return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     except ValueError as exc:
         return None, f"invalid JSON: {exc}", ()
-    if _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+    # a value nests at most one level deeper than its containers, each of which is a bracket of the text:
+    # with fewer brackets than the limit the walk over the value cannot find it too deep
+    if (text.count("{") + text.count("[") >= MAX_JSON_DEPTH
+            and _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH):
         return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     return value, None, duplicates
 
