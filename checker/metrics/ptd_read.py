@@ -5,7 +5,8 @@ What the walk needs of a log does not depend on the session: the lines with a ke
 (WARNING:, ERROR:, Go with mark, Completed test, Uncertainty) and the lines whose timestamp has the
 right shape but an impossible value, each with its stamp read as a UTC epoch. The WARNING/ERROR lines,
 most of a log, are kept as groups of lines with the same text after the stamp (numpy columns); the
-text of a member line is rebuilt only for the few lines a finding shows.
+text of a member line is rebuilt only for the few lines a finding shows. A log as PTD writes it is read
+in C where the extension is built (``checker/_power_scan.c``), else with numpy; any other line by line.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class PtdLog:
     items: tuple[PtdItem, ...]  # in line order
     groups: tuple[PtdGroup, ...] = ()
     minutes: tuple[str, ...] = ()  # `MM-DD-YYYY HH:MM` of the groups' stamps
-    bases: Any = None  # their UTC epochs (numpy float64)
+    bases: Any = None  # their UTC epochs (numpy float64; None from the C reading of a log without groups)
 
     def epochs(self, group: PtdGroup):
         """The UTC epochs of a group's stamps, added as the line-by-line reading adds them."""
