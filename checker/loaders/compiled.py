@@ -1,21 +1,24 @@
-"""The C extension ``checker._detail_scan`` (``checker/_detail_scan.c``): the log readers' fast paths.
+"""The C extensions ``checker._detail_scan`` (``checker/_detail_scan.c``, the log readers' fast paths) and
+``checker._power_scan`` (``checker/_power_scan.c``, the power logs' readings).
 
-It is optional: ``pip install`` builds it where a C compiler and the Python headers are there. Each of its
-functions stands for Python code that gives the same answer (the tests compare both on real and generated
-logs); the readers take the Python code where the extension is absent or ``MLPC_PURE_PYTHON`` is set.
+They are optional: ``pip install`` builds them where a C compiler and the Python headers are there. Each of
+their functions stands for Python code that gives the same answer (the tests compare both on real and
+generated logs); the readers take the Python code where an extension is absent or ``MLPC_PURE_PYTHON`` is set.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 
 
-def compiled(name: str):
-    """The extension's function ``name``, or None (not built, or ``MLPC_PURE_PYTHON`` set)."""
+def compiled(name: str, module: str = "_detail_scan"):
+    """The function ``name`` of the extension ``checker.<module>``, or None (not built, or
+    ``MLPC_PURE_PYTHON`` set)."""
     if os.environ.get("MLPC_PURE_PYTHON"):
         return None
     try:
-        from checker import _detail_scan
+        found = importlib.import_module(f"checker.{module}")
     except ImportError:
         return None
-    return getattr(_detail_scan, name, None)
+    return getattr(found, name, None)

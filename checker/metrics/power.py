@@ -12,6 +12,8 @@ from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 from typing import Any
 
+from checker.loaders.compiled import compiled
+
 STAMP = "%m-%d-%Y %H:%M:%S.%f"
 
 
@@ -318,19 +320,50 @@ def _comma(part):
     return part == 44
 
 
-def _parse_spl_fast(text: bytes | str) -> SplParse | None:
-    """The common case, vectorised with numpy over the bytes of the file: every line a well-formed
-    record (`Time,<stamp>,<field>,<watts>[,...]`, seconds 00-59), ASCII only, "\n" or "\r\n" line
-    ends, blank lines only at the end. None when anything else is in the file (the line-by-line
-    path then reads it). Watts are converted by ``decimals`` and the stamps by ``stamp_columns``,
-    so the values are exactly those of the line-by-line path."""
+#: Bytes ``str.splitlines`` cuts a line at (as "\n"), which the fast readings do not: a file with one is
+#: read line by line.
+_SPL_ODD_BREAKS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+
+#: The records read in C (``checker/_power_scan.c``; None where it is not built): ``_parse_spl_numpy`` in one
+#: pass, same answers.
+_SPL_RECORDS = compiled("spl_records", "_power_scan")
+
+
+def _spl_body(text: bytes | str) -> bytes | None:
+    """The bytes of a `spl.txt` as the fast readings take them: ASCII, "\n" line ends ("\r\n" made "\n"),
+    without the line ends at the end of the file (PTD ends it with a blank line). None when the file has
+    anything else (no text, another byte, a lone "\r", a line break other than "\n")."""
     body = text.rstrip("\r\n").encode("utf-8", "surrogatepass") if isinstance(text, str) else text.rstrip(b"\r\n")
-    if not body or not body.isascii():  # PTD ends the file with a blank line
+    if not body or not body.isascii() or any(odd in body for odd in _SPL_ODD_BREAKS):
         return None
     if b"\r" in body:
         body = body.replace(b"\r\n", b"\n")
         if b"\r" in body:  # a "\r" that does not end a line
             return None
+    return body
+
+
+def _parse_spl_fast(text: bytes | str) -> SplParse | None:
+    """The common case: every line a well-formed record (`Time,<stamp>,<field>,<watts>[,...]`, seconds
+    00-59), ASCII only, "\n" or "\r\n" line ends, blank lines only at the end. None when anything else
+    is in the file (the line-by-line path then reads it). Read in C where the extension is built
+    (``_SPL_RECORDS``), else with numpy (``_parse_spl_numpy``)."""
+    if _SPL_RECORDS is None:
+        return _parse_spl_numpy(text)
+    found = _SPL_RECORDS(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text, minute_epoch)
+    if found is None:
+        return None
+    us, watts, ordered = found
+    return SplParse(us, watts, tuple(range(1, len(us) + 1)), ordered=ordered)
+
+
+def _parse_spl_numpy(text: bytes | str) -> SplParse | None:
+    """``_parse_spl_fast`` vectorised with numpy over the bytes of the file (as ``_spl_body`` gives them).
+    Watts are converted by ``decimals`` and the stamps by ``stamp_columns``, so the values are exactly
+    those of the line-by-line path."""
+    body = _spl_body(text)
+    if body is None:
+        return None
     import numpy as np  # only power results need it; kept out of start-up
 
     buf = np.frombuffer(body, dtype=np.uint8)

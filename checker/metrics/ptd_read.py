@@ -5,7 +5,8 @@ What the walk needs of a log does not depend on the session: the lines with a ke
 (WARNING:, ERROR:, Go with mark, Completed test, Uncertainty) and the lines whose timestamp has the
 right shape but an impossible value, each with its stamp read as a UTC epoch. The WARNING/ERROR lines,
 most of a log, are kept as groups of lines with the same text after the stamp (numpy columns); the
-text of a member line is rebuilt only for the few lines a finding shows.
+text of a member line is rebuilt only for the few lines a finding shows. A log as PTD writes it is read
+in C where the extension is built (``checker/_power_scan.c``), else with numpy; any other line by line.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from checker.loaders.compiled import compiled
 from checker.metrics.power import minute_epoch, newline, offsets_where, stamp_columns, word_view
 
 PTD_STAMP_RE = re.compile(r"^\d\d-\d\d-\d\d\d\d \d\d:\d\d:\d\d.\d\d\d")
@@ -54,7 +56,7 @@ class PtdLog:
     items: tuple[PtdItem, ...]  # in line order
     groups: tuple[PtdGroup, ...] = ()
     minutes: tuple[str, ...] = ()  # `MM-DD-YYYY HH:MM` of the groups' stamps
-    bases: Any = None  # their UTC epochs (numpy float64)
+    bases: Any = None  # their UTC epochs (numpy float64; None from the C reading of a log without groups)
 
     def epochs(self, group: PtdGroup):
         """The UTC epochs of a group's stamps, added as the line-by-line reading adds them."""
@@ -259,10 +261,55 @@ def _return(part):
     return part == 13
 
 
+#: The lines the walk looks at, found in C (``checker/_power_scan.c``; None where it is not built): what
+#: ``_read_numpy`` finds, in one pass.
+_PTD_LINES = compiled("ptd_lines", "_power_scan")
+
+
 def _read_fast(data: bytes) -> PtdLog | None:
-    """The common case, found with numpy over the bytes instead of line by line: ASCII, no NUL, "\n"
-    or "\r\n" line ends and no other line break, every timestamp valid with a "." before its
-    milliseconds (every published log). None otherwise."""
+    """The common case, read from the bytes at once instead of line by line: ASCII, no NUL, "\n" or
+    "\r\n" line ends and no other line break, every timestamp valid with a "." before its milliseconds
+    (every published log). None otherwise. Read in C where the extension is built, else with numpy."""
+    return _read_numpy(data) if _PTD_LINES is None else _read_compiled(data)
+
+
+def _read_compiled(data: bytes) -> PtdLog | None:
+    """``_read_numpy`` with the lines found and grouped in C (``_PTD_LINES``): the same log, but for the
+    order of its groups (the order the texts first come in)."""
+    found = _PTD_LINES(data)
+    if found is None:
+        return None
+    lines_total, minutes, unstamped, grouped = found
+    bases = [minute_epoch(prefix) for prefix in minutes]
+    if None in bases:
+        return None  # an impossible stamp: the walk must see every line
+    items = []
+    for number, line in unstamped:
+        raw = line.decode("ascii")
+        items.append(PtdItem(number, raw[:300], None, *describe(raw, raw[:300])[1:]))
+    groups = []
+    if grouped:
+        import numpy as np  # the walk reads the groups' stamps as arrays
+    for text, numbers, runs, millis in grouped:
+        rest = text.decode("ascii")
+        _, mark, active, specs = describe(rest, rest[:277])
+        if not specs and mark is None and not active:
+            continue  # changes nothing (a reply that mentions "Uncertainty", ...)
+        numbers, runs, millis = (np.frombuffer(column, dtype=np.int32) for column in (numbers, runs, millis))
+        if len(specs) == 1 and mark is None and not active:
+            groups.append(PtdGroup(*specs[0], rest[:277], numbers, runs, millis))
+            continue
+        for number, run, milli in zip(numbers.tolist(), runs.tolist(), millis.tolist()):
+            stamp = (bases[run] + milli // 1000) + (milli % 1000) / 1000  # as PtdLog.epochs adds them
+            line = f"{minutes[run]}:{milli // 1000:02d}.{milli % 1000:03d}{rest}"  # "." at 19: the line itself
+            items.append(PtdItem(number, line[:300], stamp, mark, active, specs))
+    items.sort(key=lambda item: item.line)
+    return PtdLog(lines_total, (), tuple(items), tuple(groups), tuple(minutes),
+                  np.array(bases, dtype=np.float64) if grouped else None)
+
+
+def _read_numpy(data: bytes) -> PtdLog | None:
+    """``_read_fast`` found with numpy over the bytes."""
     if not data or not data.isascii() or any(odd in data for odd in _ODD_BYTES):
         return None
     import numpy as np  # only power results need it; kept out of start-up
