@@ -89,19 +89,59 @@ class Step:
     reach: bool
 
 
+class _Sieve:
+    """The steps of one scope and the ``when`` tests among their checks (``Check.when``): for a context, the
+    steps whose test holds, each test asked once. The step tuple of each pattern of outcomes is made once."""
+
+    __slots__ = ("steps", "tests", "rules", "chosen")
+
+    def __init__(self, steps: tuple[Step, ...], rules: RoundRules):
+        self.steps = steps
+        self.tests = tuple(dict.fromkeys(s.check.when for s in steps if s.check.when is not None))
+        self.rules = rules
+        self.chosen: dict[tuple[bool, ...], tuple[Step, ...]] = {}
+
+    def select(self, ctx) -> tuple[Step, ...]:
+        if not self.tests:
+            return self.steps
+        outcome = tuple([_holds(test, ctx, self.rules) for test in self.tests])
+        chosen = self.chosen.get(outcome)
+        if chosen is None:
+            open_tests = {test for test, ok in zip(self.tests, outcome) if ok}
+            chosen = self.chosen[outcome] = tuple(s for s in self.steps
+                                                  if s.check.when is None or s.check.when in open_tests)
+        return chosen
+
+
+def _holds(test, ctx, rules) -> bool:
+    """``test(ctx, rules)``; true when it raises (the checks then run and report their own crash)."""
+    try:
+        return bool(test(ctx, rules))
+    except Exception:
+        return True
+
+
 @dataclasses.dataclass(frozen=True)
 class Plan:
     """The steps of a run by scope, built once per (rules, profile, checks): checks graded ``off`` are
     left out, and result contexts get the steps that apply to them (``applies``) without asking every
-    check on every result."""
+    check on every result; of those, ``steps(scope, ctx)`` leaves out the checks whose ``when`` test is
+    false for ``ctx`` (they would yield nothing there)."""
 
     by_scope: dict[str, tuple[Step, ...]]
     endpoint_results: tuple[Step, ...]  # the result steps for an endpoint result (no LoadGen logs)
+    rules: RoundRules | None = None  # what the ``when`` tests are asked with (None: every step runs)
+    sieves: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def steps(self, scope: str, ctx=None) -> tuple[Step, ...]:
-        if scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None:
-            return self.endpoint_results
-        return self.by_scope.get(scope, ())
+        endpoint = scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None
+        steps = self.endpoint_results if endpoint else self.by_scope.get(scope, ())
+        if ctx is None or self.rules is None or not steps:
+            return steps
+        sieve = self.sieves.get((scope, endpoint))
+        if sieve is None:
+            sieve = self.sieves[(scope, endpoint)] = _Sieve(steps, self.rules)
+        return sieve.select(ctx)
 
 
 _PLANS: dict[tuple[int, Profile, int], tuple[RoundRules, tuple, Plan]] = {}
@@ -124,7 +164,7 @@ def plan_for(rules: RoundRules, profile: Profile, checks: tuple[Check, ...] = AL
         by_scope.setdefault(item.scope, []).append(step)
         if item.scope == "result" and applies(item, marker, rules):
             endpoint.append(step)
-    plan = Plan({scope: tuple(steps) for scope, steps in by_scope.items()}, tuple(endpoint))
+    plan = Plan({scope: tuple(steps) for scope, steps in by_scope.items()}, tuple(endpoint), rules)
     if len(_PLANS) > 16:
         _PLANS.clear()
     _PLANS[key] = (rules, checks, plan)
@@ -158,12 +198,29 @@ def _run_step(step: Step, ctx, rules: RoundRules, out: list[Finding], scope_of=N
         for item in check.func(ctx, rules) or ():
             out.append(_stamped(item, step, scope_of(item) if scope_of else scope))
     except Exception as exc:  # isolate: a crashing check must not stop the run
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        out.append(Finding(
-            message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
-            location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
-            hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-            code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=step.reach))
+        out.append(_crashed(step, exc, scope))
+
+
+def _run_steps(steps: tuple[Step, ...], ctx, rules: RoundRules, out: list[Finding], scope: str) -> None:
+    """Run ``steps`` on ``ctx`` (as ``_run_step`` each, in one loop): ``scope`` is the context's scope key."""
+    append = out.append
+    for step in steps:
+        try:
+            for item in step.check.func(ctx, rules) or ():
+                append(_stamped(item, step, scope))
+        except Exception as exc:  # isolate: a crashing check must not stop the run
+            append(_crashed(step, exc, scope))
+
+
+def _crashed(step: Step, exc: Exception, scope: str) -> Finding:
+    """The TL001 finding of ``step``'s check raising ``exc`` on the context of ``scope``."""
+    check = step.check
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return Finding(
+        message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
+        location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
+        hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+        code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=step.reach)
 
 
 def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
@@ -182,9 +239,8 @@ def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list
     for ctx in contexts:
         steps = plan.steps(scope, ctx)
         if steps:
-            key = _scope_key(steps[0].check, ctx)  # the same for every step of this scope
-            for step in steps:
-                _run_step(step, ctx, rules, out, scope=key)
+            # the scope key is the same for every step of this scope
+            _run_steps(steps, ctx, rules, out, _scope_key(steps[0].check, ctx))
 
 
 def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
@@ -202,21 +258,20 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
                                if r.scenario and r.rel.startswith(prefix)
                                and not any(_in_scope(s, r.rel) for s in failed_perf)}))
         ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
-        for step in steps:
-            _run_step(step, ctx, rules, findings)
+        _run_steps(plan.steps("model", ctx), ctx, rules, findings, ctx.rel)
 
 
 def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["default"],
                checks: tuple[Check, ...] = ALL_CHECKS, scopes: tuple[str, ...] | None = None) -> list[Finding]:
     plan = plan_for(rules, profile, checks)
-    if scopes is not None:
-        plan = Plan({s: steps for s, steps in plan.by_scope.items() if s in scopes},
-                    plan.endpoint_results if "result" in scopes else ())
     findings: list[Finding] = []
-    for step in plan.steps("root"):
-        _run_step(step, tree.root, rules, findings)
+    if scopes is None or "root" in scopes:
+        for step in plan.steps("root"):
+            _run_step(step, tree.root, rules, findings)
     for scope, contexts in (("division", tree.divisions), ("submitter", tree.submitters), ("system", tree.systems),
                             ("result", tree.results)):
-        _run_contexts(plan, scope, contexts, rules, findings)
-    _model_stage(plan, tree, rules, findings)
+        if scopes is None or scope in scopes:
+            _run_contexts(plan, scope, contexts, rules, findings)
+    if scopes is None or "model" in scopes:
+        _model_stage(plan, tree, rules, findings)
     return findings

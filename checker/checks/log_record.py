@@ -35,6 +35,11 @@ def _compared(ctx, rules):
             for what, parsed in _runs(ctx)]
 
 
+def _disagreeing(ctx, rules) -> bool:
+    """``when`` of PF022 and PF023: a run's summary log is unreadable or disagrees with its detail log."""
+    return any(items is None or items for _, _, items in _compared(ctx, rules))
+
+
 def _findings(ctx, rules, settings: bool):
     for what, parsed, items in _compared(ctx, rules):
         if items is None:
@@ -52,7 +57,7 @@ def _findings(ctx, rules, settings: bool):
                           run=what, key=item.key)
 
 
-@check("PF022", "summary-detail-mismatch", "result", stricter=True)
+@check("PF022", "summary-detail-mismatch", "result", stricter=True, when=_disagreeing)
 def summary_detail_mismatch(ctx, rules):
     """A summary log disagrees with the detail log of the same run.
 
@@ -72,7 +77,7 @@ def summary_detail_mismatch(ctx, rules):
     yield from _findings(ctx, rules, settings=False)
 
 
-@check("PF023", "summary-detail-settings-differ", "result", stricter=True)
+@check("PF023", "summary-detail-settings-differ", "result", stricter=True, when=_disagreeing)
 def summary_detail_settings_differ(ctx, rules):
     """A summary log's run-length settings differ from those of its detail log.
 
