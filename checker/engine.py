@@ -89,28 +89,36 @@ class Step:
     reach: bool
 
 
-class _Sieve:
-    """The steps of one scope and the ``when`` tests among their checks (``Check.when``): for a context, the
-    steps whose test holds, each test asked once. The step tuple of each pattern of outcomes is made once."""
+@dataclasses.dataclass(frozen=True)
+class Plan:
+    """The steps of a run by scope, built once per (rules, profile, checks): checks graded ``off`` are
+    left out, and result contexts get the steps that apply to them (``applies``) without asking every
+    check on every result."""
 
-    __slots__ = ("steps", "tests", "rules", "chosen")
+    by_scope: dict[str, tuple[Step, ...]]
+    endpoint_results: tuple[Step, ...]  # the result steps for an endpoint result (no LoadGen logs)
+    programs: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
-    def __init__(self, steps: tuple[Step, ...], rules: RoundRules):
-        self.steps = steps
-        self.tests = tuple(dict.fromkeys(s.check.when for s in steps if s.check.when is not None))
-        self.rules = rules
-        self.chosen: dict[tuple[bool, ...], tuple[Step, ...]] = {}
+    def steps(self, scope: str, ctx=None) -> tuple[Step, ...]:
+        if scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None:
+            return self.endpoint_results
+        return self.by_scope.get(scope, ())
 
-    def select(self, ctx) -> tuple[Step, ...]:
-        if not self.tests:
-            return self.steps
-        outcome = tuple([_holds(test, ctx, self.rules) for test in self.tests])
-        chosen = self.chosen.get(outcome)
-        if chosen is None:
-            open_tests = {test for test, ok in zip(self.tests, outcome) if ok}
-            chosen = self.chosen[outcome] = tuple(s for s in self.steps
-                                                  if s.check.when is None or s.check.when in open_tests)
-        return chosen
+    def program(self, scope: str, ctx) -> tuple[tuple, ...]:
+        """``steps(scope, ctx)`` as runs of consecutive steps that share a ``when`` test (``Check.when``):
+        ``(test or None, steps)``, in the steps' order."""
+        endpoint = scope == "result" and getattr(ctx, "endpoint", None) is not None
+        runs = self.programs.get((scope, endpoint))
+        if runs is None:
+            runs = []
+            for step in self.steps(scope, ctx):
+                test = step.check.when
+                if runs and runs[-1][0] is test:
+                    runs[-1][1].append(step)
+                else:
+                    runs.append((test, [step]))
+            runs = self.programs[(scope, endpoint)] = tuple((test, tuple(steps)) for test, steps in runs)
+        return runs
 
 
 def _holds(test, ctx, rules) -> bool:
@@ -119,29 +127,6 @@ def _holds(test, ctx, rules) -> bool:
         return bool(test(ctx, rules))
     except Exception:
         return True
-
-
-@dataclasses.dataclass(frozen=True)
-class Plan:
-    """The steps of a run by scope, built once per (rules, profile, checks): checks graded ``off`` are
-    left out, and result contexts get the steps that apply to them (``applies``) without asking every
-    check on every result; of those, ``steps(scope, ctx)`` leaves out the checks whose ``when`` test is
-    false for ``ctx`` (they would yield nothing there)."""
-
-    by_scope: dict[str, tuple[Step, ...]]
-    endpoint_results: tuple[Step, ...]  # the result steps for an endpoint result (no LoadGen logs)
-    rules: RoundRules | None = None  # what the ``when`` tests are asked with (None: every step runs)
-    sieves: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
-
-    def steps(self, scope: str, ctx=None) -> tuple[Step, ...]:
-        endpoint = scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None
-        steps = self.endpoint_results if endpoint else self.by_scope.get(scope, ())
-        if ctx is None or self.rules is None or not steps:
-            return steps
-        sieve = self.sieves.get((scope, endpoint))
-        if sieve is None:
-            sieve = self.sieves[(scope, endpoint)] = _Sieve(steps, self.rules)
-        return sieve.select(ctx)
 
 
 _PLANS: dict[tuple[int, Profile, int], tuple[RoundRules, tuple, Plan]] = {}
@@ -164,7 +149,7 @@ def plan_for(rules: RoundRules, profile: Profile, checks: tuple[Check, ...] = AL
         by_scope.setdefault(item.scope, []).append(step)
         if item.scope == "result" and applies(item, marker, rules):
             endpoint.append(step)
-    plan = Plan({scope: tuple(steps) for scope, steps in by_scope.items()}, tuple(endpoint), rules)
+    plan = Plan({scope: tuple(steps) for scope, steps in by_scope.items()}, tuple(endpoint))
     if len(_PLANS) > 16:
         _PLANS.clear()
     _PLANS[key] = (rules, checks, plan)
@@ -235,12 +220,28 @@ def _in_scope(scope: str, rel: str) -> bool:
     return scope == "" or rel == scope or rel.startswith(scope + "/")
 
 
+def _run_context(plan: Plan, scope: str, ctx, rules: RoundRules, out: list[Finding]) -> None:
+    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each, in their order; a check whose ``when``
+    test is false for ``ctx`` is left out (it would yield nothing). Each test is asked once, where the first
+    check that names it would run (what it reads of the context is then read when it was before)."""
+    program = plan.program(scope, ctx)
+    if not program:
+        return
+    key = _scope_key(program[0][1][0].check, ctx)  # the same for every step of this scope
+    asked: dict = {}
+    for test, steps in program:
+        if test is not None:
+            holds = asked.get(test)
+            if holds is None:
+                holds = asked[test] = _holds(test, ctx, rules)
+            if not holds:
+                continue
+        _run_steps(steps, ctx, rules, out, key)
+
+
 def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list[Finding]) -> None:
     for ctx in contexts:
-        steps = plan.steps(scope, ctx)
-        if steps:
-            # the scope key is the same for every step of this scope
-            _run_steps(steps, ctx, rules, out, _scope_key(steps[0].check, ctx))
+        _run_context(plan, scope, ctx, rules, out)
 
 
 def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
@@ -258,7 +259,7 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
                                if r.scenario and r.rel.startswith(prefix)
                                and not any(_in_scope(s, r.rel) for s in failed_perf)}))
         ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
-        _run_steps(plan.steps("model", ctx), ctx, rules, findings, ctx.rel)
+        _run_context(plan, "model", ctx, rules, findings)
 
 
 def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["default"],

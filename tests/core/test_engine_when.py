@@ -44,13 +44,8 @@ def _units(root: str):
 
 
 def _plain_plan(monkeypatch) -> None:
-    """Make the engine run every step of its plan (no ``when`` test asked)."""
-    original = engine.plan_for
-
-    def plain(rules, profile, checks=ALL_CHECKS):
-        return dataclasses.replace(original(rules, profile, checks), rules=None, sieves={})
-
-    monkeypatch.setattr(engine, "plan_for", plain)
+    """Make the engine run every step of its plan (every ``when`` test holds)."""
+    monkeypatch.setattr(engine, "_holds", lambda test, ctx, rules: True)
 
 
 def test_guarded_checks_exist():
@@ -119,9 +114,41 @@ def test_false_test_skips_and_raising_test_runs(monkeypatch):
     assert ran == [ctx.rel, ctx.rel]  # ST002 and ST004 ran; ST001 was left out
     assert [(f.code, f.result_id) for f in out] == [("TL001", ctx.rel)]
     assert "ST003" in out[0].message and "KeyError" in out[0].message
-    assert [s.check.code for s in plan.steps("result", ctx)] == ["ST002", "ST003", "ST004"]
-    assert [s.check.code for s in dataclasses.replace(plan, rules=None).steps("result", ctx)] == [
-        "ST001", "ST002", "ST003", "ST004"]
+    assert [(test, [s.check.code for s in steps]) for test, steps in plan.program("result", ctx)] == [
+        (never, ["ST001"]), (boom, ["ST002", "ST003"]), (None, ["ST004"])]
+
+
+def test_a_test_is_asked_where_its_first_check_runs():
+    """What a ``when`` test reads of a context is read where the first check naming it would read it: after the
+    checks before it (a log value read lazily may add a problem to the log that an earlier check reports)."""
+    from checker.loaders.rules import load_rules
+
+    rules = load_rules("v4.1")
+    seen: list[str] = []
+
+    def step(name):
+        def run(ctx, rules):
+            seen.append(name)
+            return ()
+        return run
+
+    def test_a(ctx, rules):
+        seen.append("test a")
+        return True
+
+    def test_b(ctx, rules):
+        seen.append("test b")
+        return False
+
+    checks = (_check("ST001", step("1"), None), _check("ST002", step("2"), test_a), _check("ST003", step("3"), None),
+              _check("ST004", step("4"), test_b), _check("ST005", step("5"), test_a), _check("ST006", step("6"), test_b))
+
+    class Ctx:
+        rel = "closed/X/results/s/m/Offline"
+        endpoint = None
+
+    engine._run_contexts(engine.plan_for(rules, engine.PROFILES["default"], checks), "result", [Ctx()], rules, [])
+    assert seen == ["1", "test a", "2", "3", "test b", "5"]
 
 
 def test_power_and_endpoint_tests():
