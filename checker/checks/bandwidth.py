@@ -13,9 +13,9 @@ import re
 
 from checker.checks.base import check, finding
 from checker.checks.memo import per_context
+from checker.checks.performance import reported_value
 from checker.metrics.bandwidth import declared_types, load_appendix_b, minimum
 from checker.metrics.nic import parse_system_network
-from checker.results import result_value
 
 START_FROM_DEVICE = re.compile(
     r"start[\s_-]*from[\s_-]*(?:the[\s_-]*)?device"
@@ -41,7 +41,7 @@ def _is_datacenter(system_type) -> bool:
 
 def _throughput(ctx, rules) -> tuple[float | None, str]:
     """Samples per second of a throughput result, with where it came from; None for latency results."""
-    value = result_value(ctx, rules)
+    value = reported_value(ctx, rules)
     if value.value is None or value.key is None:
         return None, value.problem or "no result value"
     unit = value.unit or ""

@@ -123,13 +123,25 @@ def detail_log_record_key_repeated(ctx, rules):
                           hint="submit the detail log LoadGen wrote", keys=repeated)
 
 
+_BOUNDS: dict[tuple[int, str], tuple[object, Bounds]] = {}  # (id(rules), model) -> (rules, bounds)
+
+
 def _bounds(ctx, rules) -> Bounds:
+    """The round's and the model's bounds of PF025 (made once per round and model)."""
+    key = (id(rules), ctx.mlperf_model)
+    known = _BOUNDS.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
     model = rules.models.get(ctx.mlperf_model)
     band = rules.offline_rate_duration_band
     window = rules.power_window_band
-    return Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
-                  rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
-                  tuple(window) if window else None, rules.power_window_slack_s)
+    bounds = Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
+                    rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
+                    tuple(window) if window else None, rules.power_window_slack_s)
+    if len(_BOUNDS) > 256:
+        _BOUNDS.clear()
+    _BOUNDS[key] = (rules, bounds)
+    return bounds
 
 
 @check("PF025", "result-inconsistent-with-run", "result", stricter=True)
