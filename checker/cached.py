@@ -32,7 +32,7 @@ def check_unit_cached(root: str, division: str, submitter: str, rules: RoundRule
                        cache, defer: bool = False, quick=...):
     """``check_unit`` through the cache; produces the same findings, in the same order, as ``run_checks``."""
     from checker import cache as store
-    from checker.engine import _model_stage, _run_step, plan_for, run_checks
+    from checker.engine import _model_stage, _run_context, plan_for, run_checks
     from checker.loaders.tree import load_submitter
     from checker.registry import ALL_CHECKS
     from checker.summary import findings_by_result, summarise
@@ -71,8 +71,7 @@ def check_unit_cached(root: str, division: str, submitter: str, rules: RoundRule
             cache.stats.results_reused += 1
             continue
         own: list[Finding] = []
-        for step in plan.steps("result", result):
-            _run_step(step, result, rules, own, scope=result.rel)
+        _run_context(plan, "result", result, rules, own)
         if key:
             cache.store("results", key, own)
         findings += own

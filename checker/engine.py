@@ -97,11 +97,36 @@ class Plan:
 
     by_scope: dict[str, tuple[Step, ...]]
     endpoint_results: tuple[Step, ...]  # the result steps for an endpoint result (no LoadGen logs)
+    programs: dict = dataclasses.field(default_factory=dict, compare=False, repr=False)
 
     def steps(self, scope: str, ctx=None) -> tuple[Step, ...]:
         if scope == "result" and ctx is not None and getattr(ctx, "endpoint", None) is not None:
             return self.endpoint_results
         return self.by_scope.get(scope, ())
+
+    def program(self, scope: str, ctx) -> tuple[tuple, ...]:
+        """``steps(scope, ctx)`` as runs of consecutive steps that share a ``when`` test (``Check.when``):
+        ``(test or None, steps)``, in the steps' order."""
+        endpoint = scope == "result" and getattr(ctx, "endpoint", None) is not None
+        runs = self.programs.get((scope, endpoint))
+        if runs is None:
+            runs = []
+            for step in self.steps(scope, ctx):
+                test = step.check.when
+                if runs and runs[-1][0] is test:
+                    runs[-1][1].append(step)
+                else:
+                    runs.append((test, [step]))
+            runs = self.programs[(scope, endpoint)] = tuple((test, tuple(steps)) for test, steps in runs)
+        return runs
+
+
+def _holds(test, ctx, rules) -> bool:
+    """``test(ctx, rules)``; true when it raises (the checks then run and report their own crash)."""
+    try:
+        return bool(test(ctx, rules))
+    except Exception:
+        return True
 
 
 _PLANS: dict[tuple[int, Profile, int], tuple[RoundRules, tuple, Plan]] = {}
@@ -158,12 +183,29 @@ def _run_step(step: Step, ctx, rules: RoundRules, out: list[Finding], scope_of=N
         for item in check.func(ctx, rules) or ():
             out.append(_stamped(item, step, scope_of(item) if scope_of else scope))
     except Exception as exc:  # isolate: a crashing check must not stop the run
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        out.append(Finding(
-            message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
-            location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
-            hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
-            code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=step.reach))
+        out.append(_crashed(step, exc, scope))
+
+
+def _run_steps(steps: tuple[Step, ...], ctx, rules: RoundRules, out: list[Finding], scope: str) -> None:
+    """Run ``steps`` on ``ctx`` (as ``_run_step`` each, in one loop): ``scope`` is the context's scope key."""
+    append = out.append
+    for step in steps:
+        try:
+            for item in step.check.func(ctx, rules) or ():
+                append(_stamped(item, step, scope))
+        except Exception as exc:  # isolate: a crashing check must not stop the run
+            append(_crashed(step, exc, scope))
+
+
+def _crashed(step: Step, exc: Exception, scope: str) -> Finding:
+    """The TL001 finding of ``step``'s check raising ``exc`` on the context of ``scope``."""
+    check = step.check
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return Finding(
+        message=f"{scope or '.'}: check {check.code} ({check.name}) crashed: {type(exc).__name__}: {exc}",
+        location=Location(scope or "."), expected="the check to run", actual=f"{type(exc).__name__}",
+        hint=f"please report this bug (at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})",
+        code="TL001", severity=Severity.ERROR, result_id=scope, scope=check.scope, invalidates=step.reach)
 
 
 def _run(check: Check, ctx, rules, profile, out: list[Finding], scope_of=None) -> None:
@@ -178,13 +220,28 @@ def _in_scope(scope: str, rel: str) -> bool:
     return scope == "" or rel == scope or rel.startswith(scope + "/")
 
 
+def _run_context(plan: Plan, scope: str, ctx, rules: RoundRules, out: list[Finding]) -> None:
+    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each, in their order; a check whose ``when``
+    test is false for ``ctx`` is left out (it would yield nothing). Each test is asked once, where the first
+    check that names it would run (what it reads of the context is then read when it was before)."""
+    program = plan.program(scope, ctx)
+    if not program:
+        return
+    key = _scope_key(program[0][1][0].check, ctx)  # the same for every step of this scope
+    asked: dict = {}
+    for test, steps in program:
+        if test is not None:
+            holds = asked.get(test)
+            if holds is None:
+                holds = asked[test] = _holds(test, ctx, rules)
+            if not holds:
+                continue
+        _run_steps(steps, ctx, rules, out, key)
+
+
 def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list[Finding]) -> None:
     for ctx in contexts:
-        steps = plan.steps(scope, ctx)
-        if steps:
-            key = _scope_key(steps[0].check, ctx)  # the same for every step of this scope
-            for step in steps:
-                _run_step(step, ctx, rules, out, scope=key)
+        _run_context(plan, scope, ctx, rules, out)
 
 
 def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
@@ -202,21 +259,20 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
                                if r.scenario and r.rel.startswith(prefix)
                                and not any(_in_scope(s, r.rel) for s in failed_perf)}))
         ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
-        for step in steps:
-            _run_step(step, ctx, rules, findings)
+        _run_context(plan, "model", ctx, rules, findings)
 
 
 def run_checks(tree: Tree, rules: RoundRules, profile: Profile = PROFILES["default"],
                checks: tuple[Check, ...] = ALL_CHECKS, scopes: tuple[str, ...] | None = None) -> list[Finding]:
     plan = plan_for(rules, profile, checks)
-    if scopes is not None:
-        plan = Plan({s: steps for s, steps in plan.by_scope.items() if s in scopes},
-                    plan.endpoint_results if "result" in scopes else ())
     findings: list[Finding] = []
-    for step in plan.steps("root"):
-        _run_step(step, tree.root, rules, findings)
+    if scopes is None or "root" in scopes:
+        for step in plan.steps("root"):
+            _run_step(step, tree.root, rules, findings)
     for scope, contexts in (("division", tree.divisions), ("submitter", tree.submitters), ("system", tree.systems),
                             ("result", tree.results)):
-        _run_contexts(plan, scope, contexts, rules, findings)
-    _model_stage(plan, tree, rules, findings)
+        if scopes is None or scope in scopes:
+            _run_contexts(plan, scope, contexts, rules, findings)
+    if scopes is None or "model" in scopes:
+        _model_stage(plan, tree, rules, findings)
     return findings

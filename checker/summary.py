@@ -9,13 +9,13 @@ context); it opens no file.
 from __future__ import annotations
 
 from checker.checks.accuracy import accuracy_reading
+from checker.checks.performance import reported_value
 from checker.context import ResultCtx
 from checker.diagnostics import Finding
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
 from checker.report import ResultSummary, compliance_status, counts_as, findings_in_scope
-from checker.results import result_value
 
 
 def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dict[str, list[Finding]]:
@@ -37,12 +37,45 @@ def _system_fields(data: dict) -> tuple:
     return _LAST_SYSTEM[1]
 
 
+_MODEL_FACTS: dict[tuple[int, str, str | None], tuple] = {}  # (id(rules), model, scenario) -> (rules, facts)
+
+
+def _model_facts(rules: RoundRules, mlperf_model: str, scenario: str | None) -> tuple:
+    """(the model rules or None, its accuracy metrics in order, its compliance tests, the accuracy bounds the
+    rules set for the scenario as (metric, target, upper limit)): the same for every result of a model and
+    scenario, so made once per round, model and scenario."""
+    key = (id(rules), mlperf_model, scenario)
+    known = _MODEL_FACTS.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    model = rules.models.get(mlperf_model)
+    if model is None:
+        facts = (None, (), (), ())
+    else:
+        metrics = tuple(dict.fromkeys(t.metric for t in model.accuracy))  # a metric may have a rules and an official bound
+        # the bounds the rules set (an official-only bound, AC012, is not the target a reader should see)
+        targets = {t.metric: [t.target, None] for t in model.targets_for(scenario) if t.source != "official"}
+        for lim in model.upper_limits:
+            if lim.source != "official":
+                targets.setdefault(lim.metric, [None, None])[1] = lim.limit
+        facts = (model, metrics, tuple(model.compliance_tests), tuple((m, t, u) for m, (t, u) in targets.items()))
+    if len(_MODEL_FACTS) > 1024:
+        _MODEL_FACTS.clear()
+    _MODEL_FACTS[key] = (rules, facts)
+    return facts
+
+
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
     """The summary of one result; ``mine`` are the findings whose scope contains it
     (``findings_by_result``)."""
-    errors = sum(1 for f in mine if counts_as(f) == "error")
-    warnings = sum(1 for f in mine if counts_as(f) == "warning")
-    value = result_value(result, rules) if result.scenario else None
+    errors = warnings = 0
+    for f in mine:
+        counted = counts_as(f)
+        if counted == "error":
+            errors += 1
+        elif counted == "warning":
+            warnings += 1
+    value = reported_value(result, rules) if result.scenario else None
     power_value = power_eff = None
     if (result.power is not None and result.power.run_samples is not None and value is not None and value.value
             and result.perf and result.perf.log):
@@ -56,14 +89,14 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         except PowerError:
             pass
     accuracy: tuple = ()
-    model = rules.models.get(result.mlperf_model)
+    model, metrics, compliance_tests, accuracy_targets = _model_facts(rules, result.mlperf_model, result.scenario)
     if model and result.accuracy.accuracy_txt:
         # the accuracy checks' reading of this result (same values: upper limits add none), read again
         # only for a folder that is not a scenario, which the checks skip
         reading = accuracy_reading(result, rules)[0] if result.scenario else read_accuracy(
             result.accuracy.accuracy_txt, rules.accuracy_patterns, [(t.metric, t.target) for t in model.accuracy], [])
-        metrics = dict.fromkeys(t.metric for t in model.accuracy)  # a metric may have a rules and an official bound
-        accuracy = tuple((m, reading.values[m]) for m in metrics if m in reading.values)
+        values = reading.values
+        accuracy = tuple((m, values[m]) for m in metrics if m in values)
     elif result.endpoint is not None and result.endpoint.accuracy is not None:
         # the published table's convention: the first accuracy score, bare, on its scorer's own scale
         scores = [e.score for e in result.endpoint.accuracy.scored if isinstance(e.score, (int, float))]
@@ -72,13 +105,8 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
             accuracy = ((name, float(scores[0])),)
     data = result.system.data or {}
     impl = result.measurements.impl_json if isinstance(result.measurements.impl_json, dict) else {}
-    comp, comp_tests = compliance_status(result.division, tuple(model.compliance_tests) if model else (), mine)
-    # the bounds the rules set (an official-only bound, AC012, is not the target a reader should see)
-    targets = {t.metric: [t.target, None] for t in model.targets_for(result.scenario)
-               if t.source != "official"} if model else {}
-    for lim in (model.upper_limits if model else ()):
-        if lim.source != "official":
-            targets.setdefault(lim.metric, [None, None])[1] = lim.limit
+    weight_types = impl.get("weight_data_types")
+    comp, comp_tests = compliance_status(result.division, compliance_tests, mine)
     return ResultSummary(
         id=result.rel, division=result.division, submitter=result.submitter, system=result.system.system,
         model=result.model_dir, mlperf_model=result.mlperf_model, scenario=result.scenario or result.scenario_dir,
@@ -88,8 +116,8 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
         power_value=power_value, power_unit=rules.power_units.get(result.scenario or "") if result.power else None,
         power_efficiency=power_eff, accuracy=accuracy, errors=errors, warnings=warnings, compliance=comp,
         system_fields=_system_fields(data),
-        weight_data_types=str(impl.get("weight_data_types")) if impl.get("weight_data_types") is not None else None,
-        compliance_tests=comp_tests, accuracy_targets=tuple((m, t, u) for m, (t, u) in targets.items()),
+        weight_data_types=str(weight_types) if weight_types is not None else None,
+        compliance_tests=comp_tests, accuracy_targets=accuracy_targets,
         log_scenario=result.log_scenario, endpoint=result.endpoint is not None,
         layout=result.endpoint.layout if result.endpoint is not None else None,
     )

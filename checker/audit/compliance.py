@@ -116,6 +116,7 @@ class _Ctx:
     run_scenario: str  # the scenario the runs were made in: the source scenario of an inferred result
     rel_root: str
     findings: list[Finding] = field(default_factory=list)
+    read: dict = field(default_factory=dict)  # id(TEST01 folder) -> (folder, its verify file's reading)
 
     @property
     def compliance_dir(self) -> str:
@@ -126,6 +127,10 @@ class _Ctx:
         return self.record.result_path
 
     def rel(self, path: str) -> str:
+        root = self.rel_root
+        if (os.sep == "/" and path.startswith(root) and path[len(root):len(root) + 1] == "/" and _plain(root)
+                and _plain(path)):
+            return path[len(root) + 1:]  # what relpath gives for a normalised absolute path below the root
         try:
             rel = os.path.relpath(path, self.rel_root)
         except ValueError:
@@ -146,6 +151,13 @@ class _Ctx:
                 data=tuple(sorted((k, v) for k, v in payload.items() if v is not None)),
             )
         )
+
+
+def _plain(path: str) -> bool:
+    """Whether ``path`` is absolute and already normalised (``os.path.normpath`` leaves it alone): no empty,
+    ``.`` or ``..`` part and no trailing separator."""
+    return (path.startswith("/") and not path.startswith("//") and "//" not in path and "/./" not in path
+            and "/../" not in path and not path.endswith(("/", "/.", "/..")))
 
 
 def _close(a: float, b: float) -> bool:
@@ -285,6 +297,18 @@ def _verify(ctx: _Ctx, seeds: dict[str, int], seeds05: dict[str, int] | None,
                 compliance_v6.check_test09(ctx, folder, rule, seeds)
 
 
+def _test01_submitted(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> vt.SubmittedVerdict | None:
+    """What TEST01's verify_accuracy.txt says (None without one); read once for the file check and the
+    output comparison of the same folder."""
+    known = ctx.read.get(id(folder))
+    if known is not None and known[0] is folder:
+        return known[1]
+    text = folder.text("verify_accuracy.txt")
+    submitted = vt.read_verify_accuracy_test01(text, rule.pass_line) if text is not None else None
+    ctx.read[id(folder)] = (folder, submitted)
+    return submitted
+
+
 def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> None:
     for rel in rule.files.required:
         if not folder.has(rel):
@@ -292,16 +316,15 @@ def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> N
                     official=True, test=test)
     deterministic = True
     if test == "TEST01":
-        text = folder.text("verify_accuracy.txt")
-        deterministic = text is None or vt.read_verify_accuracy_test01(text, rule.pass_line).passed
+        submitted = _test01_submitted(ctx, folder, rule)
+        deterministic = submitted is None or submitted.passed
     for rel_dir, fileset in rule.files.exact_dirs.items():
-        directory = folder.path_of(rel_dir)
         if fileset.only_if_not_deterministic and deterministic:
             continue  # v6.0 J7: looked at only after a failed deterministic check
         if rel_dir not in folder.listings:
             if fileset.only_if_not_deterministic:
-                ctx.add("CP003", directory, f"{test} deterministic check failed, so {rel_dir}/ is required",
-                        expected=f"{rel_dir}/", actual="missing", official=True, test=test)
+                ctx.add("CP003", folder.path_of(rel_dir), f"{test} deterministic check failed, so {rel_dir}/ is "
+                        f"required", expected=f"{rel_dir}/", actual="missing", official=True, test=test)
             continue  # the missing files were reported above
         listed = folder.listings[rel_dir]
         if listed is None:
@@ -312,14 +335,15 @@ def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> N
         missing = sorted(needed - names)
         extra = sorted(names - allowed)
         if missing or extra:
-            ctx.add("CP004", directory, f"file set differs: missing {missing or 'none'}, unexpected {extra or 'none'}",
+            ctx.add("CP004", folder.path_of(rel_dir), f"file set differs: missing {missing or 'none'}, unexpected {extra or 'none'}",
                     expected=", ".join(sorted(needed)), actual=", ".join(sorted(names)), official=True, test=test)
 
 
-def _summary(ctx: _Ctx, path: str, test: str, parsed: dict | str) -> dict | None:
-    """The summary log at ``path`` as the loader parsed it; CP020 when it was unreadable (``parsed`` is why)."""
+def _summary(ctx: _Ctx, where, test: str, parsed: dict | str) -> dict | None:
+    """The summary log at ``where()`` as the loader parsed it; CP020 when it was unreadable (``parsed`` is why)."""
     if isinstance(parsed, str):
-        ctx.add("CP020", path, f"cannot recompute {test}: summary log unreadable ({parsed})", official=False, test=test)
+        ctx.add("CP020", where(), f"cannot recompute {test}: summary log unreadable ({parsed})", official=False,
+                test=test)
         return None
     return parsed
 
@@ -328,29 +352,41 @@ def _check_performance(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound
                        seeds: dict[str, int] | None) -> None:
     perf = rule.performance
     assert perf is not None
-    ref_path = os.path.join(ctx.result_dir, PERF_DIR, "mlperf_log_summary.txt")
-    test_path = folder.path_of(SUMMARY)
-    verify_path = folder.path_of("verify_performance.txt")
+
+    # the paths findings name, made only for a finding
+    def ref_path() -> str:
+        return os.path.join(ctx.result_dir, PERF_DIR, "mlperf_log_summary.txt")
+
+    def test_path() -> str:
+        return folder.path_of(SUMMARY)
+
+    def verify_path() -> str:
+        return folder.path_of("verify_performance.txt")
+
+    def detail_path() -> str:
+        return folder.path_of(DETAIL)
+
     submitted_text = folder.text("verify_performance.txt")
     submitted = vt.read_verify_performance(submitted_text) if submitted_text is not None else None
     if submitted is not None and not submitted.passed:
-        ctx.add("CP005", verify_path, f"{test} verify_performance.txt does not report TEST PASS",
+        ctx.add("CP005", verify_path(), f"{test} verify_performance.txt does not report TEST PASS",
                 expected="TEST PASS", actual="no TEST PASS line", official=True, test=test)
 
     verdict = None
     reference = ctx.record.reference_summary
     ref = _summary(ctx, ref_path, test, reference) if reference is not None else None
     if reference is None:
-        ctx.add("CP020", ref_path, f"cannot recompute {test}: the submission's performance summary is missing",
+        ctx.add("CP020", ref_path(), f"cannot recompute {test}: the submission's performance summary is missing",
                 official=False, test=test)
     test_summary = _summary(ctx, test_path, test, folder.summary) if folder.summary is not None else None
     if ref is not None and test_summary is not None:
         verdict = vt.verify_performance(test, perf, ref, test_summary, ctx.run_scenario)
-        _perf_findings(ctx, test, test_path, verdict)
+        if verdict.reasons:
+            _perf_findings(ctx, test, test_path(), verdict)
         if submitted is not None:
             if submitted.passed != verdict.passed:
                 why = "; ".join(verdict.reasons)
-                ctx.add("CP021", verify_path,
+                ctx.add("CP021", verify_path(),
                         f"{test} verify_performance.txt says {'PASS' if submitted.passed else 'FAIL'}, but the round's "
                         f"criterion applied to the logs gives {'PASS' if verdict.passed else 'FAIL'}"
                         + (f": {why}" if why else ""),
@@ -360,32 +396,31 @@ def _check_performance(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound
             for key, value in (("reference_score", verdict.compared_reference), ("test_score", verdict.compared_test)):
                 reported = submitted.figures.get(key)
                 if reported is not None and value is not None and not _close(reported, value):
-                    ctx.add("CP022", verify_path,
+                    ctx.add("CP022", verify_path(),
                             f"{test} verify_performance.txt {key.replace('_', ' ')} {reported:g} "
                             f"differs from the logs ({value:g})",
                             expected=f"{value:g}", actual=f"{reported:g}", official=False, test=test)
     # seeds and audit settings of the test run
-    detail_path = folder.path_of(DETAIL)
     detail = folder.detail
     if detail is None:
         return
     if not isinstance(detail, DetailLog):
-        ctx.add("CP020", detail_path, f"cannot check {test} seeds: detail log unreadable ({detail})",
+        ctx.add("CP020", detail_path(), f"cannot check {test} seeds: detail log unreadable ({detail})",
                 official=False, test=test)
         return
     # the verdict above was recomputed from the summary: it stands only if the summary is the detail's digest
     for item in disagreements(test_summary, detail) if test_summary is not None else ():
         if not item.setting:
-            ctx.add("CP030", test_path, f"{test} summary says {item.label} = {item.summary}, its detail log says "
+            ctx.add("CP030", test_path(), f"{test} summary says {item.label} = {item.summary}, its detail log says "
                     f"{item.key} = {item.detail}", expected=f"{item.detail} (the detail log)", actual=item.summary,
                     official=False, test=test)
     if seeds is not None:
         for mismatch in vt.compare_seeds(detail, seeds):
-            ctx.add("CP009", detail_path, f"{test} run {mismatch.key} is {mismatch.actual}, expected {mismatch.expected}",
+            ctx.add("CP009", detail_path(), f"{test} run {mismatch.key} is {mismatch.actual}, expected {mismatch.expected}",
                     expected=mismatch.expected, actual=mismatch.actual, official=True, test=test,
                     hint="run the test with the LoadGen release of the round and its built-in mlperf.conf")
     for mismatch in vt.compare_settings(detail, rule.audit_settings):
-        ctx.add("CP010", detail_path,
+        ctx.add("CP010", detail_path(),
                 f"{test} run shows {mismatch.key}={mismatch.actual}; audit.config sets {mismatch.expected}",
                 expected=mismatch.expected, actual=mismatch.actual, official=False, test=test,
                 hint=f"copy audits/{test}/audit.config into the working directory of the test run")
@@ -415,8 +450,7 @@ def _perf_findings(ctx: _Ctx, test: str, test_path: str, verdict: vt.PerfVerdict
 def _check_test01_accuracy(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> None:
     test = "TEST01"
     verify_path = folder.path_of("verify_accuracy.txt")
-    text = folder.text("verify_accuracy.txt")
-    submitted = vt.read_verify_accuracy_test01(text, rule.pass_line) if text is not None else None
+    submitted = _test01_submitted(ctx, folder, rule)
     acc_rule = rule.accuracy
     # non-deterministic fallback, as the official checker applies it
     if submitted is not None and not submitted.passed and acc_rule is not None:

@@ -679,10 +679,15 @@ def reports_pass(text: str, how: str) -> bool:
     return any("TEST PASS" in line for line in lines)
 
 
+_PERF_FIGURES = tuple((re.compile(rf"^{name}\s*=\s*{_NUM}", re.MULTILINE), key)
+                      for name, key in (("reference score", "reference_score"), ("test score", "test_score")))
+_TEST01_FIGURES = re.compile(r"^(num_[a-z_]+)\s*=\s*(\d+)", re.MULTILINE)
+
+
 def read_verify_performance(text: str) -> SubmittedVerdict:
     figures = {}
-    for name, key in (("reference score", "reference_score"), ("test score", "test_score")):
-        match = re.search(rf"^{name}\s*=\s*{_NUM}", text, re.MULTILINE)
+    for pattern, key in _PERF_FIGURES:
+        match = pattern.search(text)
         if match:
             figures[key] = float(match.group(1))
     return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
@@ -690,7 +695,7 @@ def read_verify_performance(text: str) -> SubmittedVerdict:
 
 def read_verify_accuracy_test01(text: str, pass_line: str = "substring") -> SubmittedVerdict:
     """``pass_line``: ``substring`` (v4.1-v5.1: 'TEST PASS' anywhere) or ``exact`` (v6.0 J6: a stripped line)."""
-    figures = {k: int(v) for k, v in re.findall(r"^(num_[a-z_]+)\s*=\s*(\d+)", text, re.MULTILINE)}
+    figures = {k: int(v) for k, v in _TEST01_FIGURES.findall(text)}
     return SubmittedVerdict(reports_pass(text, pass_line), figures)
 
 

@@ -122,6 +122,16 @@ def _accuracy_problems(ctx, rules):
                                     hint="keep accuracy/images/ with the listed generated images")
 
 
+def _closed_problems(ctx, rules) -> bool:
+    """``when`` of the checks that report a kind of accuracy problem in closed and network results."""
+    return ctx.division != "open" and bool(accuracy_problems(ctx, rules))
+
+
+def _open_problems(ctx, rules) -> bool:
+    """``when`` of AC008: an open result with an accuracy problem."""
+    return ctx.division == "open" and bool(accuracy_problems(ctx, rules))
+
+
 def _closed(kinds):
     def run(ctx, rules):
         if ctx.division == "open":
@@ -132,7 +142,7 @@ def _closed(kinds):
     return run
 
 
-@check("AC001", "accuracy-below-target", "result")
+@check("AC001", "accuracy-below-target", "result", when=_closed_problems)
 def accuracy_below_target(ctx, rules):
     """An accuracy metric is below the benchmark's target (closed and network).
 
@@ -146,7 +156,7 @@ def accuracy_below_target(ctx, rules):
     yield from _closed({"below"})(ctx, rules)
 
 
-@check("AC002", "accuracy-above-limit", "result")
+@check("AC002", "accuracy-above-limit", "result", when=_closed_problems)
 def accuracy_above_limit(ctx, rules):
     """An accuracy metric exceeds the benchmark's upper limit (closed and network).
 
@@ -196,7 +206,7 @@ def _open_without_metric(ctx, rules):
                   actual="no match", hint="write the accuracy script's output unchanged")
 
 
-@check("AC004", "accuracy-hash-missing", "result")
+@check("AC004", "accuracy-hash-missing", "result", when=_closed_problems)
 def accuracy_hash_missing(ctx, rules):
     """`accuracy.txt` has no `hash=` line (closed and network).
 
@@ -209,7 +219,7 @@ def accuracy_hash_missing(ctx, rules):
     yield from _closed({"hash"})(ctx, rules)
 
 
-@check("AC005", "accuracy-log-invalid", "result")
+@check("AC005", "accuracy-log-invalid", "result", when=_closed_problems)
 def accuracy_log_invalid(ctx, rules):
     """`mlperf_log_accuracy.json` is missing or larger than the truncation limit (closed and network).
 
@@ -222,7 +232,7 @@ def accuracy_log_invalid(ctx, rules):
     yield from _closed({"log"})(ctx, rules)
 
 
-@check("AC006", "accuracy-run-errors", "result")
+@check("AC006", "accuracy-run-errors", "result", when=_closed_problems)
 def accuracy_run_errors(ctx, rules):
     """The accuracy run's detail log is missing or contains LoadGen errors (closed and network).
 
@@ -236,7 +246,7 @@ def accuracy_run_errors(ctx, rules):
     yield from _closed({"detail"})(ctx, rules)
 
 
-@check("AC007", "accuracy-images-missing", "result")
+@check("AC007", "accuracy-images-missing", "result", when=_closed_problems)
 def accuracy_images_missing(ctx, rules):
     """The sample images a benchmark must ship with its accuracy run are missing (closed and network).
 
@@ -251,7 +261,7 @@ def accuracy_images_missing(ctx, rules):
     yield from _closed({"images"})(ctx, rules)
 
 
-@check("AC008", "accuracy-invalid-open", "result")
+@check("AC008", "accuracy-invalid-open", "result", when=_open_problems)
 def accuracy_invalid_open(ctx, rules):
     """An open-division result has an accuracy problem.
 
@@ -300,7 +310,7 @@ def dataset_not_covered(ctx, rules):
                       actual=found, hint="run the accuracy mode over every sample")
 
 
-@check("AC012", "accuracy-outside-official-bound", "result")
+@check("AC012", "accuracy-outside-official-bound", "result", when=_closed_problems)
 def accuracy_outside_official_bound(ctx, rules):
     """An accuracy metric fails a bound that only the official checker applies, where it contradicts the
     rules (closed and network; graded by the `official` profile only).
@@ -317,7 +327,7 @@ def accuracy_outside_official_bound(ctx, rules):
     yield from _closed({"official-bound"})(ctx, rules)
 
 
-@check("AC013", "accuracy-outside-rules-bound", "result", stricter=True)
+@check("AC013", "accuracy-outside-rules-bound", "result", stricter=True, when=_closed_problems)
 def accuracy_outside_rules_bound(ctx, rules):
     """An accuracy metric fails the rules' bound where the official checker applies a wrong one (closed and
     network; stricter than official).

@@ -13,9 +13,9 @@ import re
 
 from checker.checks.base import check, finding
 from checker.checks.memo import per_context
+from checker.checks.performance import reported_value
 from checker.metrics.bandwidth import declared_types, load_appendix_b, minimum
 from checker.metrics.nic import parse_system_network
-from checker.results import result_value
 
 START_FROM_DEVICE = re.compile(
     r"start[\s_-]*from[\s_-]*(?:the[\s_-]*)?device"
@@ -41,7 +41,7 @@ def _is_datacenter(system_type) -> bool:
 
 def _throughput(ctx, rules) -> tuple[float | None, str]:
     """Samples per second of a throughput result, with where it came from; None for latency results."""
-    value = result_value(ctx, rules)
+    value = reported_value(ctx, rules)
     if value.value is None or value.key is None:
         return None, value.problem or "no result value"
     unit = value.unit or ""
@@ -66,8 +66,10 @@ def _capacity(system, rules):
 
 
 @per_context
-def _evaluate(ctx, rules, direction: str):
-    """Shared body of BW001/BW002/BW003: (finding kind, minimum, capacity, throughput text, device pointer)."""
+def _inputs(ctx, rules):
+    """What BW001/BW002/BW003 share for a datacenter result with an Appendix B row, a throughput and a
+    declared capacity: (table, row, throughput, its source, capacity, declared types, system data); else
+    None."""
     system = ctx.system
     data = system.data if system.exists and isinstance(system.data, dict) else None
     if data is None or not _is_datacenter(system.system_type):
@@ -83,11 +85,25 @@ def _evaluate(ctx, rules, direction: str):
     if not capacity.ok:
         return None
     impl = ctx.measurements.impl_json if isinstance(ctx.measurements.impl_json, dict) else {}
-    types = declared_types(impl.get("input_data_types"), table)
+    return table, entry, throughput, how, capacity, declared_types(impl.get("input_data_types"), table), data
+
+
+@per_context
+def _evaluate(ctx, rules, direction: str):
+    """Shared body of BW001/BW002/BW003: (finding kind, minimum, capacity, throughput text, device pointer)."""
+    inputs = _inputs(ctx, rules)
+    if inputs is None:
+        return None
+    table, entry, throughput, how, capacity, types, data = inputs
     need = minimum(table, entry[0], direction, throughput, types)
     if need.negligible or capacity.total_bytes_per_s >= need.bytes_per_s:
         return None
     return need, capacity, how, starts_from_device(data)
+
+
+def _short(ctx, rules) -> bool:
+    """``when`` of the BW checks: the declared capacity is below a minimum of the result."""
+    return _evaluate(ctx, rules, "ingress") is not None or _evaluate(ctx, rules, "egress") is not None
 
 
 def _message(ctx, direction, need, capacity, how) -> tuple[str, str, str]:
@@ -121,7 +137,7 @@ def _below(ctx, rules, direction: str, device: bool):
                            "trace reaches memory (rules 5.1, Appendix B)")
 
 
-@check("BW001", "ingress-bandwidth-below-minimum", "result", stricter=True)
+@check("BW001", "ingress-bandwidth-below-minimum", "result", stricter=True, when=_short)
 def ingress_bandwidth_below_minimum(ctx, rules):
     """The declared network capacity is below the Appendix B ingress minimum for the measured throughput.
 
@@ -146,7 +162,7 @@ def ingress_bandwidth_below_minimum(ctx, rules):
     yield from _below(ctx, rules, "ingress", device=False)
 
 
-@check("BW002", "egress-bandwidth-below-minimum", "result", stricter=True)
+@check("BW002", "egress-bandwidth-below-minimum", "result", stricter=True, when=_short)
 def egress_bandwidth_below_minimum(ctx, rules):
     """The declared network capacity is below the Appendix B egress minimum for the measured throughput.
 
@@ -165,7 +181,7 @@ def egress_bandwidth_below_minimum(ctx, rules):
     yield from _below(ctx, rules, "egress", device=False)
 
 
-@check("BW003", "bandwidth-below-minimum-start-from-device", "result", stricter=True)
+@check("BW003", "bandwidth-below-minimum-start-from-device", "result", stricter=True, when=_short)
 def bandwidth_below_minimum_start_from_device(ctx, rules):
     """Below the Appendix B minimum, but the system states that inputs start on the device.
 

@@ -30,6 +30,10 @@ class Check:
     func: Callable
     doc: str
     stricter: bool = False
+    # ``when(ctx, rules) -> bool``: a cheap test that is false only on contexts where the check yields
+    # nothing (its own first test, or an empty shared reading); the engine asks each distinct ``when`` once
+    # per context and skips the checks whose test is false. None: the check runs on every context.
+    when: Callable | None = None
 
     @property
     def category(self) -> str:
@@ -43,7 +47,8 @@ class Check:
         return self.func(ctx, rules) or ()
 
 
-def check(code: str, name: str, scope: str, stricter: bool = False) -> Callable[[Callable], Check]:
+def check(code: str, name: str, scope: str, stricter: bool = False, when: Callable | None = None
+          ) -> Callable[[Callable], Check]:
     if scope not in SCOPES:
         raise ValueError(f"unknown scope {scope!r}")
     if code[:2] not in CATEGORIES or len(code) != 5 or not code[2:].isdigit():
@@ -51,9 +56,19 @@ def check(code: str, name: str, scope: str, stricter: bool = False) -> Callable[
 
     def wrap(func: Callable) -> Check:
         return Check(code=code, name=name, scope=scope, func=func, doc=inspect.getdoc(func) or "",
-                     stricter=stricter)
+                     stricter=stricter, when=when)
 
     return wrap
+
+
+def has_power(ctx, rules) -> bool:
+    """``when`` of the PW result checks: the result has a power measurement (``performance/power``)."""
+    return ctx.power is not None
+
+
+def is_endpoint(ctx, rules) -> bool:
+    """``when`` of the EP checks: an endpoint result (no LoadGen logs)."""
+    return getattr(ctx, "endpoint", None) is not None
 
 
 def finding(path: str, message: str, expected=None, actual=None, hint=None, line=None, pointer=None,

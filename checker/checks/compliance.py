@@ -141,8 +141,10 @@ DOCS: dict[str, tuple[str, str, str, str, str, bool]] = {
 
 
 @per_context
-def _findings(ctx, rules) -> list:
-    found: list = []
+def _findings(ctx, rules) -> dict:
+    """The verification's findings of a result by code (each code's in the verification's order); empty for
+    a result that needs no verification (open division, a folder that is not a scenario)."""
+    by_code: dict = {}
     if ctx.division in ("closed", "network") and ctx.scenario is not None:
         source = ctx.log_scenario
         inferred = source is not None and source != ctx.scenario and [ctx.scenario, source] in rules.inferable
@@ -153,7 +155,15 @@ def _findings(ctx, rules) -> list:
         found = verify_compliance(ctx.compliance, ctx.model_dir, ctx.scenario_dir, spec, ctx.submission_root,
                                   run_scenario=source if inferred else None,
                                   required_tests=tuple(model.compliance_tests) if model else None)
-    return found
+        for item in found:
+            by_code.setdefault(item.code, []).append(item)
+    return by_code
+
+
+def _verified(ctx, rules) -> bool:
+    """``when`` of the CP checks: the verification of the result found something (each CP check reports
+    the findings of its own code)."""
+    return bool(_findings(ctx, rules))
 
 
 def _make(code: str) -> Check:
@@ -163,9 +173,9 @@ def _make(code: str) -> Check:
            f"{'Stricter than the official checker.' if stricter else 'Same verdict as the official checker.'}")
 
     def run(ctx, rules):
-        return [f for f in _findings(ctx, rules) if f.code == code]
+        return _findings(ctx, rules).get(code, ())
 
-    return Check(code=code, name=CODES[code], scope="result", func=run, doc=doc, stricter=stricter)
+    return Check(code=code, name=CODES[code], scope="result", func=run, doc=doc, stricter=stricter, when=_verified)
 
 
 CHECKS = tuple(_make(code) for code in sorted(CODES))

@@ -10,7 +10,7 @@ round file (``endpoint:`` and ``models.*.endpoint``).
 
 from __future__ import annotations
 
-from checker.checks.base import check, finding
+from checker.checks.base import check, finding, is_endpoint
 from checker.loaders.audit_spec import load_test_spec
 from checker.metrics.endpoint import (
     audit_verdict, expected_metrics, relative_gap, run_seeds, scored_accuracy, seeds_of_config,
@@ -38,7 +38,7 @@ def _summary_where(ep) -> str:
     return ep.summary_rel or f"{ep.rel}/performance/result_summary.json"
 
 
-@check("EP001", "endpoint-file-unparseable", "result")
+@check("EP001", "endpoint-file-unparseable", "result", when=is_endpoint)
 def endpoint_file_unparseable(ctx, rules):
     """An endpoint result file, or one of its fields, cannot be read.
 
@@ -61,7 +61,7 @@ def endpoint_file_unparseable(ctx, rules):
                       hint="submit the files exactly as inference-endpoint wrote them")
 
 
-@check("EP002", "endpoint-file-missing", "result")
+@check("EP002", "endpoint-file-missing", "result", when=is_endpoint)
 def endpoint_file_missing(ctx, rules):
     """An endpoint result lacks its configuration, its result summary, its accuracy or its README.
 
@@ -91,7 +91,7 @@ def endpoint_file_missing(ctx, rules):
                       hint="describe how the endpoint and the tool were run")
 
 
-@check("EP003", "endpoint-run-incomplete", "result")
+@check("EP003", "endpoint-run-incomplete", "result", when=is_endpoint)
 def endpoint_run_incomplete(ctx, rules):
     """The endpoint run did not finish: interrupted, not complete, or samples still in flight.
 
@@ -124,7 +124,7 @@ def endpoint_run_incomplete(ctx, rules):
                       hint="rerun until the run completes")
 
 
-@check("EP004", "endpoint-failed-queries", "result")
+@check("EP004", "endpoint-failed-queries", "result", when=is_endpoint)
 def endpoint_failed_queries(ctx, rules):
     """Queries of the endpoint run failed (the tool counts a failed query as completed too).
 
@@ -158,7 +158,7 @@ def endpoint_failed_queries(ctx, rules):
                       hint="fix the serving errors and rerun")
 
 
-@check("EP005", "endpoint-run-shorter-than-minimum", "result", stricter=True)
+@check("EP005", "endpoint-run-shorter-than-minimum", "result", stricter=True, when=is_endpoint)
 def endpoint_run_shorter_than_minimum(ctx, rules):
     """The measured duration of the endpoint run is below the round's minimum.
 
@@ -185,7 +185,7 @@ def endpoint_run_shorter_than_minimum(ctx, rules):
                       hint="issue more samples (n_samples_to_issue) so the run lasts the minimum duration")
 
 
-@check("EP006", "endpoint-min-duration-setting-too-low", "result")
+@check("EP006", "endpoint-min-duration-setting-too-low", "result", when=is_endpoint)
 def endpoint_min_duration_setting_too_low(ctx, rules):
     """The endpoint configuration declares a minimum duration below the round's.
 
@@ -206,7 +206,7 @@ def endpoint_min_duration_setting_too_low(ctx, rules):
                       hint="set settings.runtime.min_duration_ms and rerun")
 
 
-@check("EP007", "endpoint-seeds-not-round-seeds", "result")
+@check("EP007", "endpoint-seeds-not-round-seeds", "result", when=is_endpoint)
 def endpoint_seeds_not_round_seeds(ctx, rules):
     """The endpoint run did not use the round's seeds.
 
@@ -239,7 +239,7 @@ def endpoint_seeds_not_round_seeds(ctx, rules):
                           hint="pin submission_ref to the round's ruleset and rerun")
 
 
-@check("EP008", "endpoint-config-disagrees-with-run", "result")
+@check("EP008", "endpoint-config-disagrees-with-run", "result", when=is_endpoint)
 def endpoint_config_disagrees_with_run(ctx, rules):
     """`config.yaml` says something else than what the run recorded.
 
@@ -279,7 +279,7 @@ def endpoint_config_disagrees_with_run(ctx, rules):
                           hint="keep one config.yaml, the one the tool wrote")
 
 
-@check("EP009", "endpoint-latency-over-bound", "result")
+@check("EP009", "endpoint-latency-over-bound", "result", when=is_endpoint)
 def endpoint_latency_over_bound(ctx, rules):
     """An early-stopping latency estimate of the endpoint run is above the scenario's bound.
 
@@ -349,7 +349,7 @@ def _accuracy_findings(ctx, rules, established: bool):
                       pointer="/accuracy_scores", hint="accuracy below the round's target")
 
 
-@check("EP010", "endpoint-accuracy-below-target", "result", stricter=True)
+@check("EP010", "endpoint-accuracy-below-target", "result", stricter=True, when=is_endpoint)
 def endpoint_accuracy_below_target(ctx, rules):
     """The endpoint result's accuracy is below the model's target.
 
@@ -367,7 +367,7 @@ def endpoint_accuracy_below_target(ctx, rules):
     yield from _accuracy_findings(ctx, rules, True) or ()
 
 
-@check("EP011", "endpoint-accuracy-below-unestablished-target", "result", stricter=True)
+@check("EP011", "endpoint-accuracy-below-unestablished-target", "result", stricter=True, when=is_endpoint)
 def endpoint_accuracy_below_unestablished_target(ctx, rules):
     """The endpoint result's accuracy is below a target the round never related to the endpoint scorer.
 
@@ -383,7 +383,7 @@ def endpoint_accuracy_below_unestablished_target(ctx, rules):
     yield from _accuracy_findings(ctx, rules, False) or ()
 
 
-@check("EP012", "endpoint-accuracy-coverage", "result")
+@check("EP012", "endpoint-accuracy-coverage", "result", when=is_endpoint)
 def endpoint_accuracy_coverage(ctx, rules):
     """The endpoint accuracy run did not cover the accuracy dataset.
 
@@ -423,7 +423,7 @@ def endpoint_accuracy_coverage(ctx, rules):
                           hint="fix the failed responses and score again")
 
 
-@check("EP013", "endpoint-metric-inconsistent", "result")
+@check("EP013", "endpoint-metric-inconsistent", "result", when=is_endpoint)
 def endpoint_metric_inconsistent(ctx, rules):
     """The reported qps or tps does not follow from the run's counts, tokens and window.
 
@@ -477,7 +477,7 @@ def endpoint_metric_inconsistent(ctx, rules):
                           hint=f"{ep.snapshot_rel} is the tool's own record of the run")
 
 
-@check("EP014", "endpoint-audit-failed", "result")
+@check("EP014", "endpoint-audit-failed", "result", when=is_endpoint)
 def endpoint_audit_failed(ctx, rules):
     """The output-caching audit (TEST04) is missing, or its recomputed verdict is a failure.
 
@@ -513,7 +513,7 @@ def endpoint_audit_failed(ctx, rules):
                           hint="the audit verdict is recomputed from its reference and output_caching runs")
 
 
-@check("EP015", "endpoint-output-length-out-of-range", "result")
+@check("EP015", "endpoint-output-length-out-of-range", "result", when=is_endpoint)
 def endpoint_output_length_out_of_range(ctx, rules):
     """The mean output length of the endpoint run is outside the TEST09 bounds.
 
@@ -546,7 +546,7 @@ def endpoint_output_length_out_of_range(ctx, rules):
                       hint="outputs were truncated or padded")
 
 
-@check("EP016", "endpoint-model-not-allowed", "result")
+@check("EP016", "endpoint-model-not-allowed", "result", when=is_endpoint)
 def endpoint_model_not_allowed(ctx, rules):
     """The model may not be measured through an inference endpoint in this round.
 
@@ -566,7 +566,7 @@ def endpoint_model_not_allowed(ctx, rules):
                       expected=", ".join(allowed), actual=ctx.mlperf_model, hint="measure it with LoadGen")
 
 
-@check("EP017", "endpoint-scenario-mismatch", "result")
+@check("EP017", "endpoint-scenario-mismatch", "result", when=is_endpoint)
 def endpoint_scenario_mismatch(ctx, rules):
     """The endpoint run's configuration is not a run of the folder's scenario.
 
@@ -602,7 +602,7 @@ def endpoint_scenario_mismatch(ctx, rules):
                           expected="on", actual=cfg.streaming, pointer="/model_params/streaming",
                           hint="run Server and Interactive with model_params.streaming: on")
 
-@check("EP018", "endpoint-latency-statistics-inconsistent", "result", stricter=True)
+@check("EP018", "endpoint-latency-statistics-inconsistent", "result", stricter=True, when=is_endpoint)
 def endpoint_latency_statistics_inconsistent(ctx, rules):
     """A latency or output-length statistic of the endpoint run contradicts the others of its series.
 

@@ -35,6 +35,11 @@ def _compared(ctx, rules):
             for what, parsed in _runs(ctx)]
 
 
+def _disagreeing(ctx, rules) -> bool:
+    """``when`` of PF022 and PF023: a run's summary log is unreadable or disagrees with its detail log."""
+    return any(items is None or items for _, _, items in _compared(ctx, rules))
+
+
 def _findings(ctx, rules, settings: bool):
     for what, parsed, items in _compared(ctx, rules):
         if items is None:
@@ -52,7 +57,7 @@ def _findings(ctx, rules, settings: bool):
                           run=what, key=item.key)
 
 
-@check("PF022", "summary-detail-mismatch", "result", stricter=True)
+@check("PF022", "summary-detail-mismatch", "result", stricter=True, when=_disagreeing)
 def summary_detail_mismatch(ctx, rules):
     """A summary log disagrees with the detail log of the same run.
 
@@ -72,7 +77,7 @@ def summary_detail_mismatch(ctx, rules):
     yield from _findings(ctx, rules, settings=False)
 
 
-@check("PF023", "summary-detail-settings-differ", "result", stricter=True)
+@check("PF023", "summary-detail-settings-differ", "result", stricter=True, when=_disagreeing)
 def summary_detail_settings_differ(ctx, rules):
     """A summary log's run-length settings differ from those of its detail log.
 
@@ -118,13 +123,25 @@ def detail_log_record_key_repeated(ctx, rules):
                           hint="submit the detail log LoadGen wrote", keys=repeated)
 
 
+_BOUNDS: dict[tuple[int, str], tuple[object, Bounds]] = {}  # (id(rules), model) -> (rules, bounds)
+
+
 def _bounds(ctx, rules) -> Bounds:
+    """The round's and the model's bounds of PF025 (made once per round and model)."""
+    key = (id(rules), ctx.mlperf_model)
+    known = _BOUNDS.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
     model = rules.models.get(ctx.mlperf_model)
     band = rules.offline_rate_duration_band
     window = rules.power_window_band
-    return Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
-                  rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
-                  tuple(window) if window else None, rules.power_window_slack_s)
+    bounds = Bounds(tuple(band) if band else None, rules.server_completed_over_scheduled_max,
+                    rules.run_record_tolerance, model.inferred_tokens_per_sample if model else None,
+                    tuple(window) if window else None, rules.power_window_slack_s)
+    if len(_BOUNDS) > 256:
+        _BOUNDS.clear()
+    _BOUNDS[key] = (rules, bounds)
+    return bounds
 
 
 @check("PF025", "result-inconsistent-with-run", "result", stricter=True)

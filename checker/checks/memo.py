@@ -23,21 +23,29 @@ def forget() -> None:
         memo.clear()
 
 
+_LAST = object()  # the key under which each memo keeps its most recent (ctx, rules, extra, value)
+
+
 def per_context(func: Callable[..., T]) -> Callable[..., T]:
     """``func(ctx, rules, *extra)``, computed once per (ctx, rules, extra) while ctx is recent."""
-    memo: dict[tuple, tuple[object, object, T]] = {}
+    memo: dict = {}
     _MEMOS.append(memo)
 
     @functools.wraps(func)
     def remembered(ctx, rules, *extra):
+        last = memo.get(_LAST)  # the checks of a result ask the same value one after the other
+        if last is not None and last[0] is ctx and last[1] is rules and last[2] == extra:
+            return last[3]
         key = (id(ctx), id(rules), extra)
         hit = memo.get(key)
         if hit is not None and hit[0] is ctx and hit[1] is rules:
-            return hit[2]
-        if len(memo) >= KEEP:
-            memo.clear()
-        value = func(ctx, rules, *extra)
-        memo[key] = (ctx, rules, value)
+            value = hit[2]
+        else:
+            if len(memo) >= KEEP:
+                memo.clear()
+            value = func(ctx, rules, *extra)
+            memo[key] = (ctx, rules, value)
+        memo[_LAST] = (ctx, rules, extra, value)
         return value
 
     return remembered

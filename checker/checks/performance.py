@@ -10,12 +10,16 @@ import re
 from dataclasses import dataclass, field, replace
 
 from checker.checks.base import check, finding, strict_log_problems
+from checker.checks.memo import per_context
 from checker.checks.structure import allowed_scenarios
 from checker.metrics.early_stopping import (
     expected_early_stopping, max_overlatency_allowed, server_early_stopping, server_min_queries,
 )
 from checker.metrics.inferred import multistream_from_singlestream, offline_from_multistream, offline_from_singlestream
 from checker.results import NS_PER_MS, _num, result_value
+
+#: ``result_value`` of a result, read once per result (PF017, PF020, the BW checks and the summary ask it)
+reported_value = per_context(result_value)
 
 
 def _log(ctx):
@@ -465,7 +469,7 @@ def result_value_missing(ctx, rules):
         return
     if _scenario_mismatch(ctx, rules, log):
         return  # PF015
-    value = result_value(ctx, rules)
+    value = reported_value(ctx, rules)
     if value.value is None or value.value == 0:
         yield finding(_rel(ctx), value.problem or "result is zero", expected="a positive result",
                       actual=value.value if value.value is not None else "missing")
@@ -772,7 +776,7 @@ def inferred_result_unsupported(ctx, rules):
     system_type = ctx.system.system_type or ""
     if "edge" not in system_type:
         return  # PF016
-    value = result_value(ctx, rules)
+    value = reported_value(ctx, rules)
     data = {"source_scenario": log.scenario, "inferred_value": value.value, "unit": value.unit,
             "formula": value.formula, "rules_form_value": _rules_form(log, ctx.scenario, log.scenario)}
     data = {k: v for k, v in data.items() if v is not None}

@@ -15,7 +15,7 @@ import uuid as uuidlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from checker.checks.base import check, finding
+from checker.checks.base import check, finding, has_power
 from checker.checks.memo import per_context
 from checker.metrics import ptd_log
 from checker.metrics.power import (
@@ -120,7 +120,7 @@ def _official_event(ctx, rules, grade: str):
 # --- checks -----------------------------------------------------------------------------------------
 
 
-@check("PW001", "power-files-mismatch", "result")
+@check("PW001", "power-files-mismatch", "result", when=has_power)
 def power_files_mismatch(ctx, rules):
     """`performance/power` or `performance/ranging` does not hold exactly the required files.
 
@@ -158,7 +158,7 @@ def power_files_mismatch(ctx, rules):
                           actual=", ".join(sorted(present)) or "no files", hint="keep exactly the required files")
 
 
-@check("PW002", "no-power-samples-in-window", "result")
+@check("PW002", "no-power-samples-in-window", "result", when=has_power)
 def no_power_samples_in_window(ctx, rules):
     """No power sample falls inside the LoadGen power window of run_1 (or of the ranging run).
 
@@ -198,7 +198,7 @@ def no_power_samples_in_window(ctx, rules):
                           hint="the spl.txt must come from the same session as the LoadGen run")
 
 
-@check("PW003", "power-window-not-covered", "result", stricter=True)
+@check("PW003", "power-window-not-covered", "result", stricter=True, when=has_power)
 def power_window_not_covered(ctx, rules):
     """The power samples do not cover the whole run_1 power window.
 
@@ -230,7 +230,7 @@ def power_window_not_covered(ctx, rules):
                       hint="measure power for the whole LoadGen run")
 
 
-@check("PW004", "ptd-version-not-allowed", "result")
+@check("PW004", "ptd-version-not-allowed", "result", when=has_power)
 def ptd_version_not_allowed(ctx, rules):
     """The PTDaemon version is not the one allowed in this round (or cannot be read).
 
@@ -260,7 +260,7 @@ def ptd_version_not_allowed(ctx, rules):
                       hint=f"use PTDaemon {allowed} for this round")
 
 
-@check("PW005", "analyzer-not-allowed", "result")
+@check("PW005", "analyzer-not-allowed", "result", when=has_power)
 def analyzer_not_allowed(ctx, rules):
     """The power analyzer (meter) model or PTD device number is not an allowed one.
 
@@ -303,7 +303,7 @@ def analyzer_not_allowed(ctx, rules):
                               expected="two channels (-c a,b)", actual=channels or "none", pointer="/ptd_config")
 
 
-@check("PW006", "uncertainty-above-limit", "result")
+@check("PW006", "uncertainty-above-limit", "result", when=has_power)
 def uncertainty_above_limit(ctx, rules):
     """The PTD log reports a measurement uncertainty above 1% during the load.
 
@@ -324,7 +324,7 @@ def uncertainty_above_limit(ctx, rules):
                       hint="fix the meter range and rerun the power measurement")
 
 
-@check("PW007", "ptd-log-error-outside-ranging", "result")
+@check("PW007", "ptd-log-error-outside-ranging", "result", when=has_power)
 def ptd_log_error_outside_ranging(ctx, rules):
     """The PTD log has an ERROR line outside the ranging phase.
 
@@ -344,7 +344,7 @@ def ptd_log_error_outside_ranging(ctx, rules):
                       hint="fix the meter problem and rerun the power measurement")
 
 
-@check("PW008", "ptd-log-warning", "result")
+@check("PW008", "ptd-log-warning", "result", when=has_power)
 def ptd_log_warning(ctx, rules):
     """The PTD log has a warning the Power WG checker accepts but flags for audit.
 
@@ -366,7 +366,7 @@ def ptd_log_warning(ctx, rules):
                       hint="accepted by the official checker; reviewers may ask about it")
 
 
-@check("PW009", "power-session-mismatch", "result")
+@check("PW009", "power-session-mismatch", "result", when=has_power)
 def power_session_mismatch(ctx, rules):
     """client.json and server.json do not describe the same PTD session.
 
@@ -401,7 +401,7 @@ def power_session_mismatch(ctx, rules):
                       pointer="/session_name", hint="use the files of one PTD session")
 
 
-@check("PW010", "ptd-debug-enabled", "result")
+@check("PW010", "ptd-debug-enabled", "result", when=has_power)
 def ptd_debug_enabled(ctx, rules):
     """The power server ran in debug mode.
 
@@ -421,7 +421,7 @@ def ptd_debug_enabled(ctx, rules):
                       hint="run the power server without --debug")
 
 
-@check("PW011", "testing-power-below-ranging", "result")
+@check("PW011", "testing-power-below-ranging", "result", when=has_power)
 def testing_power_below_ranging(ctx, rules):
     """The testing run drew clearly less power than the ranging run.
 
@@ -453,7 +453,7 @@ def testing_power_below_ranging(ctx, rules):
                       hint="ranging and testing must run the same workload")
 
 
-@check("PW012", "power-log-unparseable", "result")
+@check("PW012", "power-log-unparseable", "result", when=has_power)
 def power_log_unparseable(ctx, rules):
     """A power log (spl.txt or ptd_logs.txt) has lines the official tools cannot parse.
 
@@ -500,7 +500,7 @@ def power_log_unparseable(ctx, rules):
                           hint="resubmit ptd_logs.txt as the power server wrote it", count=len(bad))
 
 
-@check("PW013", "ptd-log-missing", "result")
+@check("PW013", "ptd-log-missing", "result", when=has_power)
 def ptd_log_missing(ctx, rules):
     """The PTD log `power/ptd_logs.txt` is missing.
 
@@ -517,7 +517,7 @@ def ptd_log_missing(ctx, rules):
                       hint="copy it from the power server's session output")
 
 
-@check("PW014", "power-session-json-invalid", "result")
+@check("PW014", "power-session-json-invalid", "result", when=has_power)
 def power_session_json_invalid(ctx, rules):
     """client.json or server.json cannot be read or lacks a required key.
 
@@ -546,7 +546,7 @@ def power_session_json_invalid(ctx, rules):
                           expected=", ".join(ptd_log.SESSION_KEYS), actual=f"missing {', '.join(missing)}")
 
 
-@check("PW015", "uncertainty-check-not-activated", "result")
+@check("PW015", "uncertainty-check-not-activated", "result", when=has_power)
 def uncertainty_check_not_activated(ctx, rules):
     """PTD did not activate its uncertainty checking before ranging started.
 
@@ -575,7 +575,7 @@ def uncertainty_check_not_activated(ctx, rules):
                       expected="activation before the ranging start", actual=u.text.strip(), line=u.line)
 
 
-@check("PW016", "ptd-ranging-window-missing", "result")
+@check("PW016", "ptd-ranging-window-missing", "result", when=has_power)
 def ptd_ranging_window_missing(ctx, rules):
     """The PTD log does not show the ranging run.
 
@@ -601,7 +601,7 @@ def ptd_ranging_window_missing(ctx, rules):
                       hint="submit the complete PTD log of this session")
 
 
-@check("PW017", "ptd-log-error-masked", "result", stricter=True)
+@check("PW017", "ptd-log-error-masked", "result", stricter=True, when=has_power)
 def ptd_log_error_masked(ctx, rules):
     """The PTD log has an error the official walk never grades.
 
@@ -643,7 +643,7 @@ def ptd_log_error_masked(ctx, rules):
                       hint="the official checker misses this; reviewers may reject the measurement")
 
 
-@check("PW018", "power-log-stray-lines", "result", stricter=True)
+@check("PW018", "power-log-stray-lines", "result", stricter=True, when=has_power)
 def power_log_stray_lines(ctx, rules):
     """A power log has stray lines the official tools skip.
 
@@ -681,7 +681,7 @@ def _epoch_window(w: _Window | None) -> tuple[float, float] | None:
     return epoch_utc(w.begin), epoch_utc(w.end)
 
 
-@check("PW019", "loadgen-outside-ptd-phase", "result")
+@check("PW019", "loadgen-outside-ptd-phase", "result", when=has_power)
 def loadgen_outside_ptd_phase(ctx, rules):
     """The LoadGen run does not lie inside the PTD client's measurement phase.
 
@@ -719,7 +719,7 @@ def loadgen_outside_ptd_phase(ctx, rules):
                               hint="submit the LoadGen logs of the measured run")
 
 
-@check("PW020", "client-server-clock-skew", "result")
+@check("PW020", "client-server-clock-skew", "result", when=has_power)
 def client_server_clock_skew(ctx, rules):
     """The power client and server clocks disagree.
 
@@ -752,7 +752,7 @@ def client_server_clock_skew(ctx, rules):
                 break
 
 
-@check("PW021", "testing-much-shorter-than-ranging", "result")
+@check("PW021", "testing-much-shorter-than-ranging", "result", when=has_power)
 def testing_much_shorter_than_ranging(ctx, rules):
     """The testing run is much shorter than the ranging run.
 
@@ -779,7 +779,7 @@ def testing_much_shorter_than_ranging(ctx, rules):
                       actual=f"{diff * 100:.2f}%")
 
 
-@check("PW022", "ptd-replies-unexpected", "result")
+@check("PW022", "ptd-replies-unexpected", "result", when=has_power)
 def ptd_replies_unexpected(ctx, rules):
     """PTD answered a command unexpectedly, or the initial ranges were not restored.
 
@@ -810,7 +810,7 @@ def ptd_replies_unexpected(ctx, rules):
                       pointer="/ptd_messages", count=len(problems))
 
 
-@check("PW023", "client-server-messages-differ", "result")
+@check("PW023", "client-server-messages-differ", "result", when=has_power)
 def client_server_messages_differ(ctx, rules):
     """client.json and server.json record different command/reply lists or protocol versions.
 

@@ -88,18 +88,29 @@ def _g(value: float) -> str:
     return f"{value:.6g}"
 
 
+# (label, the keys of the chain from min through each percentile to max, key of the mean) of each family
+_CHAINS = tuple((label, (low, *(template.format(p) for p in PERCENTILES), high), mean)
+                for label, low, template, high, mean in _LATENCY_FAMILIES)
+
+
 def _order(log) -> list[Contradiction]:
     out = []
-    for label, low_key, template, high_key, mean_key in _LATENCY_FAMILIES:
-        chain = [(low_key, _num(log, low_key))] + [(template.format(p), _num(log, template.format(p)))
-                                                  for p in PERCENTILES] + [(high_key, _num(log, high_key))]
-        chain = [(k, v) for k, v in chain if v is not None]
+    get = log.get
+    for label, keys, mean_key in _CHAINS:
+        chain = []  # (key, value) of the chain's numbers, in order (as _num reads them)
+        for key in keys:
+            value = get(key)
+            if value is not None and not isinstance(value, bool) and isinstance(value, (int, float)):
+                chain.append((key, float(value)))
         for (k1, v1), (k2, v2) in zip(chain, chain[1:]):
             if v2 < v1:
                 out.append(Contradiction(k2, f"{label}s out of order: {k2} {_g(v2)} is below {k1} {_g(v1)}",
                                          f">= {_g(v1)} ({k1})", _g(v2)))
-        low, high, mean = _num(log, low_key), _num(log, high_key), _num(log, mean_key)
-        if mean is not None and low is not None and high is not None and not low <= mean <= high:
+        mean = _num(log, mean_key)
+        if mean is None or len(chain) < 2 or chain[0][0] != keys[0] or chain[-1][0] != keys[-1]:
+            continue  # the mean, min or max is not a number
+        low, high = chain[0][1], chain[-1][1]
+        if not low <= mean <= high:
             out.append(Contradiction(mean_key, f"mean {label} {_g(mean)} lies outside {_g(low)}-{_g(high)}",
                                      f"{_g(low)}-{_g(high)}", _g(mean)))
     return out
