@@ -1,44 +1,38 @@
 /* The log readers' fast paths, in C (optional: checker/loaders/compiled.py finds them; each stands for Python
  * code that gives the same answer, which runs where this is not built or MLPC_PURE_PYTHON is set):
  *   scan         the line walk of checker.loaders.loadgen_log.parse_detail_text, for the logs it takes whole;
+ *   values       the values of a detail log's lines decoded at once, as DetailLog.get decodes each alone;
  *   tail_ok      the test of a detail-log line's tail that reading a value alone relies on (_LINE_TAIL);
- *   entry_lines  the entry lines of a block of an accuracy log (checker.loaders.accuracy_entries._LINE_RE).
- * All three read only inside the text or bytes they are given and never raise on any input but for what a
+ *   summary      the pairs of an mlperf_log_summary.txt (checker.loaders.loadgen_log.parse_summary_text);
+ *   entry_lines  the entry lines of a block of an accuracy log (checker.loaders.accuracy_entries._LINE_RE);
+ *   long_lines   whether a block of an accuracy log has long lines (accuracy_entries.AccuracyEntries._take);
+ *   unhex        binascii.unhexlify, None for what it refuses (the data of a long accuracy-log line).
+ * All of them read only inside the text or bytes they are given and never raise on any input but for what a
  * callback raises or memory errors.
  *
- * scan(text, raw, duplicates, slow) walks the lines of ``text`` (a str) exactly as the Python walk does and
- * fills ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order;
- * a line the Python walk hands to ``_slow_line`` (flagged as an error or warning, no closing quote after
- * its key, a backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk.
+ * scan(text, raw, duplicates, slow) walks the lines of ``text`` exactly as the Python walk does and fills
+ * ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order; a line
+ * the Python walk hands to ``_slow_line`` (flagged as an error or warning, no closing quote after its key, a
+ * backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk. ``text`` is a
+ * str, or the bytes of a log file, which the walk takes when they are all ASCII (then they are the str their
+ * UTF-8 decoding gives, character for character: the entries hold the bytes, keys and payloads are str).
  * It returns (lines, marker lines), or None, having changed nothing, when the text is not one it takes:
- * a str of wider characters than one byte, an empty text, or any line that is neither empty nor a
- * ``:::MLLOG {"key": "`` line (a foreign line, a marker further in, a blank line of spaces): the Python
- * walk then reads the whole log.
+ * a str of wider characters than one byte, bytes that are not all ASCII, an empty text, or any line that
+ * is neither empty nor a ``:::MLLOG {"key": "`` line (a foreign line, a marker further in, a blank line of
+ * spaces): the Python walk then reads the whole log.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdint.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static const char PREFIX[] = ":::MLLOG {\"key\": \"";   /* MARKER + " " + '{"key": "' */
 #define PREFIX_LEN ((Py_ssize_t)(sizeof(PREFIX) - 1))
 #define HEAD ((Py_ssize_t)9)                              /* len(":::MLLOG ") */
 #define WINDOW ((Py_ssize_t)300)                          /* flags sit in the last 300 characters */
-
-/* index of ``needle`` in s[from:to], or -1 */
-static Py_ssize_t find_in(const char *s, Py_ssize_t from, Py_ssize_t to, const char *needle, Py_ssize_t n)
-{
-    if (n == 0)
-        return from <= to ? from : -1;
-    for (Py_ssize_t i = from; i + n <= to; i++) {
-        const char *hit = memchr(s + i, needle[0], (size_t)(to - n + 1 - i));
-        if (hit == NULL)
-            return -1;
-        i = hit - s;
-        if (memcmp(hit, needle, (size_t)n) == 0)
-            return i;
-    }
-    return -1;
-}
 
 static Py_ssize_t line_end(const char *s, Py_ssize_t pos, Py_ssize_t size)
 {
@@ -46,16 +40,37 @@ static Py_ssize_t line_end(const char *s, Py_ssize_t pos, Py_ssize_t size)
     return nl == NULL ? size : nl - s;
 }
 
-/* every line empty or a marker line (one that starts with PREFIX) */
-static int takes(const char *s, Py_ssize_t size)
+/* The line ends of s[0:size] (the index of each "\n", or size for a last line without one), when every line
+ * is empty or a marker line (one that starts with PREFIX): 1 with *ends (PyMem_Malloc'd, for the caller to
+ * free) and *count set; 0 when a line is neither; -1 on a memory error. */
+static int takes(const char *s, Py_ssize_t size, Py_ssize_t **ends, Py_ssize_t *count)
 {
-    Py_ssize_t pos = 0;
+    Py_ssize_t pos = 0, n = 0, room = 256;
+    Py_ssize_t *found = PyMem_Malloc((size_t)room * sizeof(Py_ssize_t));
+    if (found == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
     while (pos < size) {
         Py_ssize_t end = line_end(s, pos, size);
-        if (end > pos && (end - pos < PREFIX_LEN || memcmp(s + pos, PREFIX, (size_t)PREFIX_LEN) != 0))
+        if (end > pos && (end - pos < PREFIX_LEN || memcmp(s + pos, PREFIX, (size_t)PREFIX_LEN) != 0)) {
+            PyMem_Free(found);
             return 0;
+        }
+        if (n == room) {
+            Py_ssize_t *more = PyMem_Realloc(found, (size_t)(room *= 2) * sizeof(Py_ssize_t));
+            if (more == NULL) {
+                PyMem_Free(found);
+                PyErr_NoMemory();
+                return -1;
+            }
+            found = more;
+        }
+        found[n++] = end;
         pos = end + 1;
     }
+    *ends = found;
+    *count = n;
     return 1;
 }
 
@@ -76,26 +91,107 @@ static PyObject *entry(PyObject *text, Py_ssize_t start, Py_ssize_t last, Py_ssi
     return out;
 }
 
+/* whether s[0:size] is all ASCII */
+static int is_ascii(const char *s, Py_ssize_t size)
+{
+    const unsigned char *p = (const unsigned char *)s, *stop = p + size;
+#if defined(__SSE2__)
+    __m128i seen16 = _mm_setzero_si128();
+    while (stop - p >= 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)p), b = _mm_loadu_si128((const __m128i *)(p + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(p + 32)), d = _mm_loadu_si128((const __m128i *)(p + 48));
+        seen16 = _mm_or_si128(seen16, _mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d)));
+        p += 64;
+    }
+    if (_mm_movemask_epi8(seen16) != 0)
+        return 0;
+#endif
+    uint64_t seen = 0;
+    while (stop - p >= 8) {
+        uint64_t a;
+        memcpy(&a, p, 8);
+        seen |= a;
+        p += 8;
+    }
+    while (p < stop)
+        seen |= *p++;
+    return (seen & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* whether s[from:to] holds "is_error": true or "is_warning": true (the "u" of "true" is rare in a line's
+ * tail: the search goes from one "u" to the next) */
+static int flagged(const char *s, Py_ssize_t from, Py_ssize_t to)
+{
+    static const char error[] = "\"is_error\": true", warning[] = "\"is_warning\": true";
+    const Py_ssize_t ne = (Py_ssize_t)sizeof(error) - 1, nw = (Py_ssize_t)sizeof(warning) - 1;
+    for (Py_ssize_t at = from; at < to;) {
+        const char *u = memchr(s + at, 'u', (size_t)(to - at));
+        if (u == NULL)
+            return 0;
+        Py_ssize_t p = u - s;  /* the "u" of "true": two characters before the end of either phrase */
+        if (p + 2 <= to && ((p + 2 - ne >= from && memcmp(s + p + 2 - ne, error, (size_t)ne) == 0)
+                            || (p + 2 - nw >= from && memcmp(s + p + 2 - nw, warning, (size_t)nw) == 0)))
+            return 1;
+        at = p + 1;
+    }
+    return 0;
+}
+
+/* text[from:to] as a str: a substring of a str, or ASCII bytes decoded */
+static PyObject *cut(PyObject *text, const char *s, int is_bytes, Py_ssize_t from, Py_ssize_t to)
+{
+    return is_bytes ? PyUnicode_DecodeASCII(s + from, to - from, NULL) : PyUnicode_Substring(text, from, to);
+}
+
+static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
+                      PyObject *raw, PyObject *duplicates, PyObject *slow);
+
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     PyObject *text, *raw, *duplicates, *slow;
     (void)self;
-    if (!PyArg_ParseTuple(args, "UO!O!O", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow))
+    if (!PyArg_ParseTuple(args, "OO!O!O", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow))
         return NULL;
+    const char *s;
+    Py_ssize_t size;
+    int is_bytes = PyBytes_Check(text);
+    if (is_bytes) {
+        s = PyBytes_AS_STRING(text);
+        size = PyBytes_GET_SIZE(text);
+        if (!is_ascii(s, size))
+            Py_RETURN_NONE;
+    } else if (PyUnicode_Check(text)) {
 #if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0)
-        return NULL;
+        if (PyUnicode_READY(text) < 0)
+            return NULL;
 #endif
-    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+            Py_RETURN_NONE;
+        s = (const char *)PyUnicode_1BYTE_DATA(text);
+        size = PyUnicode_GET_LENGTH(text);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "scan() takes a str or bytes");
+        return NULL;
+    }
+    Py_ssize_t *ends = NULL, lines = 0;
+    int taken = size == 0 ? 0 : takes(s, size, &ends, &lines);
+    if (taken <= 0) {
+        if (taken < 0)
+            return NULL;
         Py_RETURN_NONE;
-    const char *s = (const char *)PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t size = PyUnicode_GET_LENGTH(text);
-    if (size == 0 || !takes(s, size))
-        Py_RETURN_NONE;
+    }
+    PyObject *out = walk(text, s, is_bytes, ends, lines, raw, duplicates, slow);
+    PyMem_Free(ends);
+    return out;
+}
 
+/* scan()'s walk of the lines of a text it takes, ending at ``ends`` */
+static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
+                      PyObject *raw, PyObject *duplicates, PyObject *slow)
+{
     Py_ssize_t pos = 0, number = 0, markers = 0;
-    while (pos < size) {
-        Py_ssize_t end = line_end(s, pos, size);
+    for (Py_ssize_t line = 0; line < lines; line++) {
+        Py_ssize_t end = ends[line];
         number++;
         if (end > pos) {  /* (takes(): a marker line) */
             markers++;
@@ -108,15 +204,10 @@ static PyObject *scan(PyObject *self, PyObject *args)
                     last--;
                 plain = plain && s[last - 1] == '}';
             }
-            if (plain) {
-                Py_ssize_t window = last - WINDOW < start ? start : last - WINDOW;
-                if (find_in(s, window, last, "\": true", 7) >= 0
-                    && (find_in(s, window, last, "\"is_error\": true", 16) >= 0
-                        || find_in(s, window, last, "\"is_warning\": true", 18) >= 0))
-                    plain = 0;
-            }
+            if (plain && flagged(s, last - WINDOW < start ? start : last - WINDOW, last))
+                plain = 0;
             if (!plain) {
-                PyObject *payload = PyUnicode_Substring(text, start, last);
+                PyObject *payload = cut(text, s, is_bytes, start, last);
                 if (payload == NULL)
                     return NULL;
                 PyObject *done = PyObject_CallFunction(slow, "On", payload, number);
@@ -125,7 +216,7 @@ static PyObject *scan(PyObject *self, PyObject *args)
                     return NULL;
                 Py_DECREF(done);
             } else {
-                PyObject *key = PyUnicode_Substring(text, key_at, close);
+                PyObject *key = cut(text, s, is_bytes, key_at, close);
                 if (key == NULL)
                     return NULL;
                 int known = PyDict_Contains(raw, key);
@@ -157,57 +248,56 @@ static PyObject *scan(PyObject *self, PyObject *args)
  * decoder of the whole line gives.
  */
 typedef struct {
-    const void *data;
-    int kind;
+    const unsigned char *s;  /* one byte per character (a wider str is narrowed first: see tail_ok) */
     Py_ssize_t at, end;
 } Cursor;
 
-static Py_UCS4 peek(const Cursor *c)
+static inline int literal_n(Cursor *c, const char *word, Py_ssize_t n)
 {
-    return c->at < c->end ? PyUnicode_READ(c->kind, c->data, c->at) : (Py_UCS4)-1;
-}
-
-static int literal(Cursor *c, const char *word)
-{
-    for (; *word; word++, c->at++)
-        if (peek(c) != (Py_UCS4)(unsigned char)*word)
-            return 0;
+    if (c->end - c->at < n || memcmp(c->s + c->at, word, (size_t)n) != 0)
+        return 0;
+    c->at += n;
     return 1;
 }
 
-static int digits(Cursor *c)  /* [0-9]+ */
+#define literal(c, word) literal_n((c), (word), (Py_ssize_t)(sizeof(word) - 1))
+#define IS_DIGIT(ch) ((unsigned)((ch) - '0') < 10u)
+
+static inline int digits(Cursor *c)  /* [0-9]+ */
 {
     Py_ssize_t from = c->at;
-    while (peek(c) >= '0' && peek(c) <= '9')
+    while (c->at < c->end && IS_DIGIT(c->s[c->at]))
         c->at++;
     return c->at > from;
 }
 
-static int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
+static inline int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
 {
-    if (peek(c) == '-')
+    if (c->at < c->end && c->s[c->at] == '-')
         c->at++;
-    if (peek(c) == '0') {
+    if (c->at >= c->end)
+        return 0;
+    if (c->s[c->at] == '0') {
         c->at++;
         return 1;
     }
-    if (peek(c) < '1' || peek(c) > '9')
+    if (c->s[c->at] < '1' || c->s[c->at] > '9')
         return 0;
     return digits(c);
 }
 
-static int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
+static inline int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
 {
     if (!integer(c))
         return 0;
-    if (peek(c) == '.') {
+    if (c->at < c->end && c->s[c->at] == '.') {
         c->at++;
         if (!digits(c))
             return 0;
     }
-    if (peek(c) == 'e' || peek(c) == 'E') {
+    if (c->at < c->end && (c->s[c->at] == 'e' || c->s[c->at] == 'E')) {
         c->at++;
-        if (peek(c) == '-' || peek(c) == '+')
+        if (c->at < c->end && (c->s[c->at] == '-' || c->s[c->at] == '+'))
             c->at++;
         if (!digits(c))
             return 0;
@@ -215,41 +305,74 @@ static int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
     return 1;
 }
 
-static int hex(Py_UCS4 ch)
+static inline int hex(unsigned char ch)
 {
-    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+    return IS_DIGIT(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
+}
+
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+
+/* the first i >= from with s[i] a quote, a backslash or a control character (below 0x20), or end; eight
+ * bytes at a time while none of them is one (a word test that never misses one, then byte by byte) */
+static inline Py_ssize_t plain_run(const unsigned char *s, Py_ssize_t i, Py_ssize_t end)
+{
+    while (end - i >= 8) {
+        uint64_t x, q, b;
+        memcpy(&x, s + i, 8);
+        q = x ^ (ONES * '"');
+        b = x ^ (ONES * '\\');
+        if ((((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x)) & HIGHS)
+            break;
+        i += 8;
+    }
+    while (i < end && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20)
+        i++;
+    return i;
 }
 
 static int string(Cursor *c)  /* a JSON string: no control characters, only JSON's escapes */
 {
-    if (peek(c) != '"')
+    const unsigned char *s = c->s;
+    Py_ssize_t i = c->at, end = c->end;
+    if (i >= end || s[i] != '"')
         return 0;
-    c->at++;
+    i++;
     for (;;) {
-        Py_UCS4 ch = peek(c);
-        if (ch == (Py_UCS4)-1 || ch < 0x20)
+        i = plain_run(s, i, end);
+        if (i >= end || s[i] < 0x20)
             return 0;
-        c->at++;
-        if (ch == '"')
+        if (s[i] == '"') {
+            c->at = i + 1;
             return 1;
-        if (ch == '\\') {
-            Py_UCS4 e = peek(c);
-            c->at++;
-            if (e == 'u') {
-                for (int i = 0; i < 4; i++, c->at++)
-                    if (!hex(peek(c)))
-                        return 0;
-            } else if (!(e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r'
-                         || e == 't')) {
-                return 0;
-            }
+        }
+        if (++i >= end)  /* (a backslash) */
+            return 0;
+        unsigned char e = s[i++];
+        if (e == 'u') {
+            for (int k = 0; k < 4; k++, i++)
+                if (i >= end || !hex(s[i]))
+                    return 0;
+        } else if (!(e == '"' || e == '\\' || e == '/' || e == 'b' || e == 'f' || e == 'n' || e == 'r' || e == 't')) {
+            return 0;
         }
     }
 }
 
-static int boolean(Cursor *c)
+static inline int boolean(Cursor *c)
 {
-    return peek(c) == 't' ? literal(c, "true") : literal(c, "false");
+    return c->at < c->end && c->s[c->at] == 't' ? literal(c, "true") : literal(c, "false");
+}
+
+/* whether s[at:end] is the tail LoadGen writes after a value */
+static int tail_at(const unsigned char *s, Py_ssize_t at, Py_ssize_t end)
+{
+    Cursor cursor = {s, at, end}, *c = &cursor;
+    return literal(c, ", \"time_ms\": ") && number(c) && literal(c, ", \"namespace\": ") && string(c)
+           && literal(c, ", \"event_type\": ") && string(c) && literal(c, ", \"metadata\": {\"is_error\": ")
+           && boolean(c) && literal(c, ", \"is_warning\": ") && boolean(c) && literal(c, ", \"file\": ")
+           && string(c) && literal(c, ", \"line_no\": ") && integer(c) && literal(c, ", \"pid\": ")
+           && integer(c) && literal(c, ", \"tid\": ") && integer(c) && literal(c, "}}") && c->at == c->end;
 }
 
 static PyObject *tail_ok(PyObject *self, PyObject *args)
@@ -266,13 +389,261 @@ static PyObject *tail_ok(PyObject *self, PyObject *args)
     Py_ssize_t size = PyUnicode_GET_LENGTH(text);
     if (stop < 0 || end > size || stop > end)
         Py_RETURN_FALSE;
-    Cursor c = {PyUnicode_DATA(text), PyUnicode_KIND(text), stop, end};
-    int ok = literal(&c, ", \"time_ms\": ") && number(&c) && literal(&c, ", \"namespace\": ") && string(&c)
-             && literal(&c, ", \"event_type\": ") && string(&c) && literal(&c, ", \"metadata\": {\"is_error\": ")
-             && boolean(&c) && literal(&c, ", \"is_warning\": ") && boolean(&c) && literal(&c, ", \"file\": ")
-             && string(&c) && literal(&c, ", \"line_no\": ") && integer(&c) && literal(&c, ", \"pid\": ")
-             && integer(&c) && literal(&c, ", \"tid\": ") && integer(&c) && literal(&c, "}}") && c.at == c.end;
+    int kind = PyUnicode_KIND(text);
+    if (kind == PyUnicode_1BYTE_KIND)
+        return PyBool_FromLong(tail_at(PyUnicode_1BYTE_DATA(text), stop, end));
+    /* wider characters, narrowed: the grammar tells apart only ASCII characters, and takes any other one
+     * where it takes a character above 0x7f (inside a string), so 0xff stands for each of them */
+    const void *data = PyUnicode_DATA(text);
+    unsigned char *narrow = PyMem_Malloc((size_t)(end - stop) + 1);
+    if (narrow == NULL)
+        return PyErr_NoMemory();
+    for (Py_ssize_t i = stop; i < end; i++) {
+        Py_UCS4 ch = PyUnicode_READ(kind, data, i);
+        narrow[i - stop] = ch > 0xff ? 0xff : (unsigned char)ch;
+    }
+    int ok = tail_at(narrow, 0, end - stop);
+    PyMem_Free(narrow);
     return PyBool_FromLong(ok);
+}
+
+/* ------------------------------------------------------------------ the values of a detail log at once
+ *
+ * values(raw, cache): for each entry of ``raw`` (key -> (text, start, end, number), as the walks make them)
+ * whose key is not in ``cache``, the value DetailLog.get would decode alone, put in ``cache``, when it is a
+ * string without escapes, a number, true, false or null (json.JSONDecoder.raw_decode gives the same
+ * object for those: the same grammar, and ints and floats made by the same functions); any other entry
+ * (an array or object, an escape, wider characters, a line whose value or tail is not the plain one) is
+ * left for DetailLog.get to decode when it is asked (and to report if it is not valid JSON).
+ */
+
+/* the value at s[p:] of a text of ``size`` characters (one byte each; ``ascii``: bytes, whose strings must be
+ * ASCII); 1 with *out and *stop set, 0 when it is not one taken here, -1 on a memory error */
+static int scalar(const unsigned char *s, Py_ssize_t size, Py_ssize_t p, int ascii, PyObject **out, Py_ssize_t *stop)
+{
+    if (p >= size)
+        return 0;
+    unsigned char c0 = s[p];
+    if (c0 == '"') {
+        Py_ssize_t q = plain_run(s, p + 1, size);
+        if (q >= size || s[q] != '"')
+            return 0;
+        if (ascii && !is_ascii((const char *)s + p + 1, q - p - 1))
+            return 0;
+        *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s + p + 1, q - p - 1);
+        *stop = q + 1;
+        return *out == NULL ? -1 : 1;
+    }
+    if (c0 == 't' || c0 == 'f' || c0 == 'n') {
+        static const char *const words[] = {"true", "false", "null"};
+        const char *word = words[c0 == 't' ? 0 : c0 == 'f' ? 1 : 2];
+        Py_ssize_t n = (Py_ssize_t)strlen(word);
+        if (size - p <= n - 1 || memcmp(s + p, word, (size_t)n) != 0)
+            return 0;
+        *out = c0 == 't' ? Py_True : c0 == 'f' ? Py_False : Py_None;
+        Py_INCREF(*out);
+        *stop = p + n;
+        return 1;
+    }
+    if (c0 != '-' && !IS_DIGIT(c0))
+        return 0;
+    Cursor c = {s, p, size};
+    if (!integer(&c))
+        return 0;
+    int is_float = 0;  /* as json's scanner: a fraction needs a digit after the point, an exponent a digit */
+    if (c.at + 1 < size && s[c.at] == '.' && IS_DIGIT(s[c.at + 1])) {
+        is_float = 1;
+        c.at++;
+        digits(&c);
+    }
+    if (c.at < size && (s[c.at] == 'e' || s[c.at] == 'E')) {
+        Py_ssize_t back = c.at;
+        c.at++;
+        if (c.at < size && (s[c.at] == '-' || s[c.at] == '+'))
+            c.at++;
+        if (digits(&c))
+            is_float = 1;
+        else
+            c.at = back;
+    }
+    Py_ssize_t n = c.at - p;
+    if (!is_float && n <= 18) {  /* (up to 18 characters, sign included: the value fits in 64 bits) */
+        long long v = 0;
+        for (Py_ssize_t i = s[p] == '-' ? p + 1 : p; i < c.at; i++)
+            v = v * 10 + (s[i] - '0');
+        *out = PyLong_FromLongLong(s[p] == '-' ? -v : v);
+        *stop = c.at;
+        return *out == NULL ? -1 : 1;
+    }
+    char buf[64];
+    if (n >= (Py_ssize_t)sizeof(buf))
+        return 0;  /* (a long number: left to the decoder, with its limits) */
+    memcpy(buf, s + p, (size_t)n);
+    buf[n] = '\0';
+    if (is_float) {
+        double x = PyOS_string_to_double(buf, NULL, NULL);
+        if (x == -1.0 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+        *out = PyFloat_FromDouble(x);
+    } else {
+        *out = PyLong_FromString(buf, NULL, 10);
+        if (*out == NULL) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    *stop = c.at;
+    return *out == NULL ? -1 : 1;
+}
+
+/* str.isprintable() */
+static int printable(PyObject *key)
+{
+    Py_ssize_t n = PyUnicode_GET_LENGTH(key);
+    if (PyUnicode_IS_ASCII(key)) {
+        const Py_UCS1 *k = PyUnicode_1BYTE_DATA(key);
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (k[i] < 0x20 || k[i] == 0x7f)
+                return 0;
+        return 1;
+    }
+    int kind = PyUnicode_KIND(key);
+    const void *data = PyUnicode_DATA(key);
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (!Py_UNICODE_ISPRINTABLE(PyUnicode_READ(kind, data, i)))
+            return 0;
+    return 1;
+}
+
+static const char KEY_TO_VALUE[] = "\", \"value\": ";  /* between a line's key and its value */
+#define KEY_TO_VALUE_LEN ((Py_ssize_t)(sizeof(KEY_TO_VALUE) - 1))
+#define KEY_PREFIX_LEN ((Py_ssize_t)9)                  /* len('{"key": "') */
+
+static PyObject *values(PyObject *self, PyObject *args)
+{
+    PyObject *raw, *cache, *key, *item;
+    Py_ssize_t pos = 0;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &raw, &PyDict_Type, &cache))
+        return NULL;
+    while (PyDict_Next(raw, &pos, &key, &item)) {
+        if (!PyUnicode_Check(key) || !PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 4)
+            continue;
+        int known = PyDict_Contains(cache, key);
+        if (known < 0)
+            return NULL;
+        if (known)
+            continue;
+        PyObject *text = PyTuple_GET_ITEM(item, 0);
+        Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1)), end = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 2));
+        if ((start == -1 || end == -1) && PyErr_Occurred()) {
+            PyErr_Clear();
+            continue;
+        }
+        const unsigned char *s;
+        Py_ssize_t size;
+        int ascii = PyBytes_Check(text);
+        if (ascii) {
+            s = (const unsigned char *)PyBytes_AS_STRING(text);
+            size = PyBytes_GET_SIZE(text);
+        } else if (PyUnicode_Check(text) && PyUnicode_KIND(text) == PyUnicode_1BYTE_KIND) {
+            s = PyUnicode_1BYTE_DATA(text);
+            size = PyUnicode_GET_LENGTH(text);
+        } else {
+            continue;
+        }
+        /* as DetailLog.get: text.startswith('", "value": ', at) and key.isprintable(), then the value alone */
+        Py_ssize_t at = start + KEY_PREFIX_LEN + PyUnicode_GET_LENGTH(key);
+        if (start < 0 || at > size - KEY_TO_VALUE_LEN || memcmp(s + at, KEY_TO_VALUE, (size_t)KEY_TO_VALUE_LEN) != 0
+            || !printable(key))
+            continue;
+        PyObject *value = NULL;
+        Py_ssize_t stop = 0;
+        int got = scalar(s, size, at + KEY_TO_VALUE_LEN, ascii, &value, &stop);
+        if (got < 0)
+            return NULL;
+        if (got == 0)
+            continue;
+        int ok = stop <= end && end <= size && tail_at(s, stop, end);
+        if (ok && PyDict_SetItem(cache, key, value) < 0) {
+            Py_DECREF(value);
+            return NULL;
+        }
+        Py_DECREF(value);
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ summary logs
+ *
+ * summary(text): the pairs of a summary log as parse_summary_text reads them (its lines as str.splitlines
+ * cuts them, each stripped, a leading "* " removed, split at its first ":", key and value stripped, the
+ * first occurrence of a key kept), for a str of one-byte characters; None for any other str.
+ */
+
+/* what str.splitlines() cuts at (1) and what str.strip() removes (2), among one-byte characters */
+static const unsigned char CLASS[256] = {
+    ['\t'] = 2, ['\n'] = 3, [0x0b] = 3, [0x0c] = 3, ['\r'] = 3, [0x1c] = 3, [0x1d] = 3, [0x1e] = 3, [0x1f] = 2,
+    [' '] = 2, [0x85] = 3, [0xa0] = 2,
+};
+#define LINE_BREAK(c) (CLASS[(c)] & 1)
+#define SPACE(c) (CLASS[(c)] & 2)
+
+static PyObject *summary(PyObject *self, PyObject *args)
+{
+    PyObject *text;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "U", &text))
+        return NULL;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (PyUnicode_KIND(text) != PyUnicode_1BYTE_KIND)
+        Py_RETURN_NONE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t size = PyUnicode_GET_LENGTH(text), pos = 0;
+    PyObject *pairs = PyDict_New();
+    if (pairs == NULL)
+        return NULL;
+    while (pos < size) {
+        Py_ssize_t a = pos, b = pos;
+        while (b < size && !LINE_BREAK(s[b]))
+            b++;
+        pos = b + (b + 1 < size && s[b] == '\r' && s[b + 1] == '\n' ? 2 : 1);
+        while (a < b && SPACE(s[a]))
+            a++;
+        while (b > a && SPACE(s[b - 1]))
+            b--;
+        if (b - a >= 2 && s[a] == '*' && s[a + 1] == ' ')
+            a += 2;
+        const unsigned char *colon = a < b ? memchr(s + a, ':', (size_t)(b - a)) : NULL;
+        if (colon == NULL)
+            continue;
+        Py_ssize_t k0 = a, k1 = colon - s, v0 = k1 + 1, v1 = b;
+        while (k0 < k1 && SPACE(s[k0]))
+            k0++;
+        while (k1 > k0 && SPACE(s[k1 - 1]))
+            k1--;
+        if (k1 == k0)
+            continue;
+        while (v0 < v1 && SPACE(s[v0]))
+            v0++;
+        while (v1 > v0 && SPACE(s[v1 - 1]))
+            v1--;
+        PyObject *key = PyUnicode_Substring(text, k0, k1);
+        PyObject *value = key == NULL ? NULL : PyUnicode_Substring(text, v0, v1);
+        PyObject *kept = value == NULL ? NULL : PyDict_SetDefault(pairs, key, value);
+        Py_XDECREF(key);
+        Py_XDECREF(value);
+        if (kept == NULL) {
+            Py_DECREF(pairs);
+            return NULL;
+        }
+    }
+    return pairs;
 }
 
 /* ------------------------------------------------------------------ accuracy-log entry lines
@@ -448,15 +819,114 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------ long-line blocks and their hex data
+ *
+ * long_lines(buf, end, width): whether end > width * (buf.count(b"\n", 0, end) + 1), the test by which
+ *   accuracy_entries reads a block line by line, counting newlines only as far as the answer needs them.
+ * unhex(data): binascii.unhexlify(data), or None where it raises (an odd number of digits, a character that
+ *   is not a hex digit): sixteen digits at a time where SSE2 is there.
+ */
+static PyObject *long_lines(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    Py_ssize_t end, width;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*nn", &view, &end, &width))
+        return NULL;
+    const char *s = (const char *)view.buf;
+    Py_ssize_t stop = end;  /* where the count stops, as bytes.count takes its end */
+    if (stop < 0)
+        stop = stop + view.len < 0 ? 0 : stop + view.len;
+    if (stop > view.len)
+        stop = view.len;
+    Py_ssize_t count = 0, pos = 0;
+    int longer = 1;
+    for (;;) {
+        if (width > 0 && end <= width * (count + 1)) {  /* (a newline more only makes width * (count + 1) larger) */
+            longer = 0;
+            break;
+        }
+        const char *nl = pos < stop ? memchr(s + pos, '\n', (size_t)(stop - pos)) : NULL;
+        if (nl == NULL) {
+            longer = end > width * (count + 1);
+            break;
+        }
+        count++;
+        pos = nl - s + 1;
+    }
+    PyBuffer_Release(&view);
+    return PyBool_FromLong(longer);
+}
+
+static const signed char HEX_VALUE[256] = {
+    ['0'] = 0 + 1, ['1'] = 1 + 1, ['2'] = 2 + 1, ['3'] = 3 + 1, ['4'] = 4 + 1, ['5'] = 5 + 1, ['6'] = 6 + 1,
+    ['7'] = 7 + 1, ['8'] = 8 + 1, ['9'] = 9 + 1, ['a'] = 10 + 1, ['b'] = 11 + 1, ['c'] = 12 + 1, ['d'] = 13 + 1,
+    ['e'] = 14 + 1, ['f'] = 15 + 1, ['A'] = 10 + 1, ['B'] = 11 + 1, ['C'] = 12 + 1, ['D'] = 13 + 1, ['E'] = 14 + 1,
+    ['F'] = 15 + 1,
+};  /* a hex digit's value plus one; 0: not a hex digit */
+
+static PyObject *unhex(PyObject *self, PyObject *args)
+{
+    Py_buffer view;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*", &view))
+        return NULL;
+    const unsigned char *s = (const unsigned char *)view.buf;
+    Py_ssize_t n = view.len;
+    PyObject *out = NULL;
+    if (n % 2 == 0 && (out = PyBytes_FromStringAndSize(NULL, n / 2)) != NULL) {
+        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out);
+        Py_ssize_t i = 0;
+        int bad = 0;
+#if defined(__SSE2__)
+        const __m128i zero = _mm_setzero_si128(), nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5);
+        const __m128i low = _mm_set1_epi16(0x00ff);
+        for (; i + 16 <= n; i += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+            __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));                                 /* '0'..'9' -> 0..9 */
+            __m128i l = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));  /* a-f, A-F -> 0..5 */
+            __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d), is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, five), l);
+            if (_mm_movemask_epi8(_mm_or_si128(is_d, is_l)) != 0xffff) {
+                bad = 1;
+                break;
+            }
+            __m128i v = _mm_or_si128(_mm_and_si128(is_d, d), _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))));
+            __m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, low), 4), _mm_srli_epi16(v, 8));
+            _mm_storel_epi64((__m128i *)(o + i / 2), _mm_packus_epi16(pair, zero));
+        }
+#endif
+        for (; !bad && i < n; i += 2) {
+            int hi = HEX_VALUE[s[i]], lo = HEX_VALUE[s[i + 1]];
+            if (hi == 0 || lo == 0)
+                bad = 1;
+            else
+                o[i / 2] = (unsigned char)(((hi - 1) << 4) | (lo - 1));
+        }
+        if (bad)
+            Py_CLEAR(out);
+    } else if (n % 2 == 0) {
+        PyBuffer_Release(&view);
+        return NULL;  /* (no memory) */
+    }
+    PyBuffer_Release(&view);
+    if (out == NULL)
+        Py_RETURN_NONE;
+    return out;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
     {"entry_lines", entry_lines, METH_VARARGS, "entry_lines(buf, end) -> (rows, events, lines, fresh)"},
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
+    {"values", values, METH_VARARGS, "values(raw, cache) -> None: the plain values of a detail log's entries into cache"},
+    {"summary", summary, METH_VARARGS, "summary(text) -> the key/value pairs of a summary log, or None"},
+    {"long_lines", long_lines, METH_VARARGS, "long_lines(buf, end, width) -> end > width * (newlines in buf[:end] + 1)"},
+    {"unhex", unhex, METH_VARARGS, "unhex(data) -> binascii.unhexlify(data), or None where it raises"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._detail_scan",
-                                    "The detail-log line walk and line-tail test in C (see checker.loaders.loadgen_log).", -1, methods,
+                                    "The log readers' fast paths in C (see checker.loaders.loadgen_log and checker.loaders.accuracy_entries).", -1, methods,
                                     NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__detail_scan(void)

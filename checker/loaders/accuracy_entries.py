@@ -60,6 +60,23 @@ _HEX = re.compile(r"[0-9a-fA-F]*")
 _ENTRY_LINES = compiled("entry_lines")  # the short-line block read in C (checker.loaders.compiled)
 
 
+def _long_lines(buf: bytes, end: int, width: int) -> bool:
+    """Whether the lines of ``buf[:end]`` are longer than ``width`` on average."""
+    return end > width * (buf.count(b"\n", 0, end) + 1)
+
+
+def _unhex(data) -> bytes | None:
+    """The bytes the hex digits ``data`` stand for; None unless they are only hex digits, in pairs."""
+    try:
+        return binascii.unhexlify(data)
+    except binascii.Error:
+        return None
+
+
+_LONG_LINES = compiled("long_lines") or _long_lines  # (in C: newlines counted only as far as the answer needs)
+_UNHEX = compiled("unhex") or _unhex  # (in C: sixteen digits at a time)
+
+
 def _parse_entry_line(line: str) -> tuple[tuple | None, str | None]:
     """(row, None) for an entry line (stripped), or (None, what is wrong with it)."""
     text = line[:-1] if line.endswith(",") else line
@@ -176,7 +193,7 @@ class AccuracyEntries:
 
     def _take(self, buf: bytes, end: int, state: _State) -> list[Row]:
         """The rows of the lines of ``buf[:end]`` (complete lines, the last one without its newline)."""
-        if end > LONG_LINE_BYTES * (buf.count(b"\n", 0, end) + 1):
+        if _LONG_LINES(buf, end, LONG_LINE_BYTES):
             return self._take_long(buf, end, state)
         if _ENTRY_LINES is not None:
             return self._take_compiled(buf, end, state)
@@ -249,10 +266,7 @@ class AccuracyEntries:
                 stop = buf.find(b'"', start, stop_line)
                 tail = _TAIL_BYTES_RE.fullmatch(buf, stop + 1, stop_line) if stop >= 0 else None
                 if tail is not None:
-                    try:
-                        raw = binascii.unhexlify(view[start:stop])  # only hex digits, in pairs
-                    except binascii.Error:
-                        raw = None
+                    raw = _UNHEX(view[start:stop])  # only hex digits, in pairs (else None)
                     if raw is not None:
                         token_data, count = tail.groups()
                         row = (int(head.group(1)), view[start:stop], token_data or None,

@@ -29,7 +29,7 @@ from checker.audit import verify_tests as vt
 from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (
-    MAX_LOG_BYTES, DetailLog, LogReadError, parse_detail_log, parse_detail_text, parse_summary_log, parse_summary_text)
+    MAX_LOG_BYTES, DetailLog, LogReadError, parse_detail_bytes, parse_detail_log, parse_summary_log, parse_summary_text)
 from checker.models.audit_spec import RoundAuditSpec
 
 PERF_DIR = "performance/run_1"
@@ -159,9 +159,9 @@ def _summary(box: Sandbox, rel: str) -> dict | str:
 
 
 def _detail(box: Sandbox, rel: str) -> DetailLog | str:
-    text, _ = box.read_text(rel, limit=MAX_LOG_BYTES)
-    if text is not None:
-        return parse_detail_text(text, box.abs(rel))
+    data, _ = box.read_text_bytes(rel, limit=MAX_LOG_BYTES)
+    if data is not None:
+        return parse_detail_bytes(data, box.abs(rel))
     try:  # what the log reader says of a file the sandbox does not read
         return parse_detail_log(box.abs(rel))
     except LogReadError as exc:

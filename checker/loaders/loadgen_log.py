@@ -57,8 +57,9 @@ class DetailLog:
     """
 
     path: str
-    # key -> (text holding the entry, start and end of its JSON object in that text, line number)
-    raw: dict[str, tuple[str, int, int, int]] = field(default_factory=dict)
+    # key -> (text holding the entry, start and end of its JSON object in that text, line number); the text
+    # is a str, or the bytes of an all-ASCII log walked as bytes (parse_detail_bytes)
+    raw: dict[str, tuple[str | bytes, int, int, int]] = field(default_factory=dict)
     errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
     warnings: list[tuple[str, Any, int]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -67,15 +68,32 @@ class DetailLog:
     foreign_lines: list[int] = field(default_factory=list)  # numbers of non-blank lines without the marker
     undecodable: bool = False  # the file held bytes that are not UTF-8 (read with replacement characters)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
+    _batched: bool = field(default=False, repr=False, compare=False)  # the plain values were decoded at once
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self._cache.get(key, _SENTINEL)
         if value is not _SENTINEL:
             return value
-        entry = self.raw.get(key)
-        if entry is None:
+        if key not in self.raw:
             return default
-        text, start, end, number = entry
+        return self._decode(key)
+
+    def _decode(self, key: str) -> Any:
+        """The value of the entry ``key`` (in ``raw``, not yet in ``_cache``), decoded and kept. The first
+        time, every plain value of the log (a string without escapes, a number, true, false, null, followed by
+        the tail LoadGen writes) is decoded at once in C (``checker._detail_scan.values``: the checks ask
+        about twenty values of a log, one at a time); the others, and every value without the extension, are
+        decoded alone here when asked."""
+        if not self._batched:
+            self._batched = True
+            if _VALUES is not None:
+                _VALUES(self.raw, self._cache)
+                value = self._cache.get(key, _SENTINEL)
+                if value is not _SENTINEL:
+                    return value
+        text, start, end, number = self.raw[key]
+        if text.__class__ is bytes:  # (an ASCII log walked as bytes: its line, as the str walk would hold it)
+            text, start, end = text[start:end].decode("ascii"), 0, end - start
         try:
             value = _SENTINEL
             at = start + len(_KEY_PREFIX) + len(key)
@@ -125,7 +143,7 @@ def _tail_matches(text: str, stop: int, end: int) -> bool:
     return _LINE_TAIL.fullmatch(text, stop, end) is not None
 
 
-def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
+def _read_bytes(path: str, limit: int = MAX_LOG_BYTES) -> bytes:
     try:
         size = os.path.getsize(path)
     except OSError as exc:
@@ -139,7 +157,11 @@ def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
         raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
     if b"\x00" in raw[:BINARY_PROBE_BYTES]:
         raise LogReadError("file is binary (contains NUL bytes), not a LoadGen text log")
-    return raw.decode("utf-8", errors="replace")
+    return raw
+
+
+def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
+    return _read_bytes(path, limit).decode("utf-8", errors="replace")
 
 
 def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
@@ -159,6 +181,8 @@ _FAST_PREFIX = MARKER + " " + _KEY_PREFIX
 
 _SCAN = compiled("scan")  # the line walk in C (checker.loaders.compiled)
 _TAIL_OK = compiled("tail_ok") or _tail_matches
+_VALUES = compiled("values")  # the plain values of a log decoded at once (DetailLog._decode)
+_SUMMARY = compiled("summary")  # parse_summary_text in C
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
@@ -174,8 +198,24 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
         counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
     if counted is None:
         counted = _walk_lines(log, text)
+    return _walked(log, counted, text.find("\ufffd") >= 0)
+
+
+def parse_detail_bytes(data: bytes, path: str = "<memory>") -> DetailLog:
+    """``parse_detail_text(data.decode("utf-8", errors="replace"), path)``: the same log, without decoding a
+    log the C walk takes as bytes (all ASCII, as every published log is; its entries then hold the bytes,
+    which are the decoded text character for character)."""
+    if _SCAN is not None:
+        log = DetailLog(path=path)
+        counted = _SCAN(data, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+        if counted is not None:
+            return _walked(log, counted, False)  # (ASCII: nothing to replace)
+    return parse_detail_text(data.decode("utf-8", errors="replace"), path)
+
+
+def _walked(log: DetailLog, counted: tuple[int, int], undecodable: bool) -> DetailLog:
     log.lines_total, markers = counted
-    log.undecodable = text.find("\ufffd") >= 0
+    log.undecodable = undecodable
     if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))
     return log
@@ -286,7 +326,7 @@ def parse_detail_log(path: str) -> DetailLog:
     key = _identity(path)
     if key is not None and key in _RECENT:
         return _RECENT[key]
-    log = parse_detail_text(_read_text(path), path)
+    log = parse_detail_bytes(_read_bytes(path), path)
     if key is not None:
         remember(path, log)
     return log
@@ -314,7 +354,7 @@ def parse_detail_head(path: str, keys: tuple[str, ...], head: int = HEAD_BYTES) 
     if len(raw) > head and b"\x00" not in raw[:BINARY_PROBE_BYTES]:  # (else parse_detail_log refuses the file)
         cut = raw.rfind(b"\n", 0, head)
         if cut > 0:
-            log = parse_detail_text(raw[:cut].decode("utf-8", errors="replace"), path)
+            log = parse_detail_bytes(raw[:cut], path)
             if all(key in log for key in keys):
                 return log
     return parse_detail_log(path)
@@ -324,8 +364,18 @@ def parse_summary_text(text: str) -> dict[str, str]:
     """``key : value`` pairs of ``mlperf_log_summary.txt`` (first occurrence wins).
 
     Recommendation lines such as `` * Early stopping 90th percentile estimate: 123``
-    are kept with the leading ``* `` removed.
+    are kept with the leading ``* `` removed. Read in C (``checker._detail_scan.summary``) when the
+    extension is built and the text is of one-byte characters, else by :func:`_summary_lines`.
     """
+    if _SUMMARY is not None:
+        values = _SUMMARY(text)
+        if values is not None:
+            return values
+    return _summary_lines(text)
+
+
+def _summary_lines(text: str) -> dict[str, str]:
+    """:func:`parse_summary_text` in Python, line by line."""
     values: dict[str, str] = {}
     for line in text.splitlines():
         stripped = line.strip()

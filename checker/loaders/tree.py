@@ -25,7 +25,7 @@ from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.inferred_copy import compare_copies, in_inference_order, source_of
 from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
-from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_text, parse_summary_text
+from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
 from checker.metrics.run_record import tokens_per_sample
 from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
@@ -69,12 +69,9 @@ def _parse_detail(box: Sandbox, rel: str, seen: Callable[[DetailLog, bytes], Non
     raw, error = box.read_text_bytes(rel, limit=64 * 1024 * 1024)
     if raw is None:
         return None, error
-    text = raw.decode("utf-8", errors="replace")
-    if seen is None:
-        raw = None  # (not kept while the log is parsed)
     try:
-        log = parse_detail_text(text, rel)
-    except LogReadError as exc:  # defensive: parse_detail_text does not raise today
+        log = parse_detail_bytes(raw, rel)
+    except LogReadError as exc:  # defensive: parse_detail_bytes does not raise today
         return None, str(exc)
     if seen is not None:
         seen(log, raw)

@@ -100,13 +100,17 @@ def test_a_flag_far_from_the_line_end_is_not_a_flag_in_either_walk():
 
 
 def test_the_python_walk_is_used_when_asked(monkeypatch):
-    """MLPC_PURE_PYTHON (read when the module is imported) leaves the C walk out."""
+    """MLPC_PURE_PYTHON (read when the module is imported) leaves the C code out: the logs read the same."""
     monkeypatch.setenv("MLPC_PURE_PYTHON", "1")
-    assert compiled("scan") is None and compiled("tail_ok") is None and compiled("entry_lines") is None
-    monkeypatch.setattr(loadgen_log, "_SCAN", None)
+    names = ("scan", "tail_ok", "entry_lines", "values", "summary", "long_lines", "unhex")
+    assert all(compiled(name) is None for name in names)
+    for name in ("_SCAN", "_VALUES", "_SUMMARY"):
+        monkeypatch.setattr(loadgen_log, name, None)
     text = ':::MLLOG {"key": "k", "value": 1' + _TAIL % ("false", "false") + "\n"
-    log = parse_detail_text(text)
-    assert (list(log.raw), log.get("k"), log.lines_total, log.problems) == (["k"], 1, 1, [])
+    for log in (parse_detail_text(text), loadgen_log.parse_detail_bytes(text.encode())):
+        assert (list(log.raw), log.get("k"), log.lines_total, log.problems) == (["k"], 1, 1, [])
+        assert isinstance(log.raw["k"][0], str)
+    assert loadgen_log.parse_summary_text("* a : b\n") == {"a": "b"}
 
 
 def _regex(text: str, stop: int, end: int) -> bool:
@@ -209,3 +213,246 @@ def test_every_real_detail_line_has_the_same_tail_answer():
             assert tail_ok(line, stop, end) == _regex(line, stop, end), (folder, key)
             lines += 1
     assert lines > 10000
+
+
+# --------------------------------------------------------------------------- the values of a log at once
+
+values = compiled("values")
+needs_values = pytest.mark.skipif(values is None and not os.environ.get("CI"),
+                                  reason="the C extension checker._detail_scan is not built here")
+
+
+def _decoded_alone(text, parse=parse_detail_text) -> tuple:
+    """Every key's value as DetailLog.get decodes it alone (the batch in C set aside), and the problems."""
+    saved, loadgen_log._VALUES = loadgen_log._VALUES, None
+    try:
+        log = parse(text, "x")
+        return {key: repr(log.get(key)) for key in log.raw}, log.problems
+    finally:
+        loadgen_log._VALUES = saved
+
+
+def _decoded_at_once(text, parse=parse_detail_text) -> tuple:
+    log = parse(text, "x")
+    return {key: repr(log.get(key)) for key in log.raw}, log.problems
+
+
+_VALUE_TEXTS = ['"Offline"', '""', '"x\\"y"', '"a\\\\b"', '"\\u00e9"', '"tab\there"', '"\u00e9t\u00e9"', '"\u20ac"',
+                '"\x7f\x1f"', '"unterminated', '"a', "0", "-0", "7", "-12", "01", "1.", "1.5", "-0.25", "1e5", "1E+5",
+                "1e-5", "1e", "1e+", "1.5e3", "2.", "00", "-", "-a", "123456789012345678", "-12345678901234567",
+                "1234567890123456789", "18446744073709551615", "9" * 70, "1e400", "-1e400", "0.1" + "0" * 80,
+                "true", "false", "null", "tru", "nul", "falsey", "True", "NaN", "Infinity", "-Infinity", "[1, 2]",
+                "[]", "{}", '{"value": 3}', "[1,\n2]", " 5", "", "3 "]
+_TAIL_TEXTS = [_TAIL % ("false", "false"), (_TAIL % ("false", "false")).replace("1.5", "01"),
+               (_TAIL % ("false", "false")).replace('"a.cc"', '"a\\q"'), (_TAIL % ("false", "false"))[:-1],
+               (_TAIL % ("false", "false")) + " ", ', "value": 9}', "}", (_TAIL % ("false", "false")).replace(", ", ",", 1)]
+
+
+@st.composite
+def _value_lines(draw) -> str:
+    key = draw(st.sampled_from(["k", "result_validity", "k\x01", "k\x7f", "k\u00e9", "k\u20ac", "\u00a0k", "k y"]))
+    joint = draw(st.sampled_from(['", "value": ', '",  "value": ', '","value": ']))
+    return ':::MLLOG {"key": "%s%s%s%s' % (key, joint, draw(st.sampled_from(_VALUE_TEXTS)),
+                                            draw(st.sampled_from(_TAIL_TEXTS)))
+
+
+@needs_values
+@settings(max_examples=300)
+@given(st.lists(_value_lines(), min_size=1, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_values_at_once_are_the_values_decoded_alone(lines, newline):
+    """Every value (and every invalid-JSON problem, in the order the keys are asked) is the same whether the
+    plain values were decoded at once in C or each alone in Python, from a str or from the log's bytes."""
+    text = newline.join(lines) + newline
+    want = _decoded_alone(text)
+    assert _decoded_at_once(text) == want
+    data = text.encode("utf-8")
+    assert _decoded_at_once(data, loadgen_log.parse_detail_bytes) == want
+    assert _decoded_alone(data, loadgen_log.parse_detail_bytes) == want
+
+
+@needs_values
+def test_values_at_once_take_only_plain_values():
+    text = "".join(':::MLLOG {"key": "k%d", "value": %s%s\n' % (i, v, _TAIL % ("false", "false"))
+                   for i, v in enumerate(['"s"', "12", "-1.5e3", "true", "null", "[1]", '"a\\nb"', "NaN", "1" * 70]))
+    log = parse_detail_text(text)
+    values(log.raw, log._cache)
+    assert log._cache == {"k0": "s", "k1": 12, "k2": -1500.0, "k3": True, "k4": None}  # (70 digits: left to json)
+    assert [log.get(f"k{i}") for i in range(9)] == ["s", 12, -1500.0, True, None, [1], "a\nb", log.get("k7"), int("1" * 70)]
+    assert log.get("k7") != log.get("k7")  # (nan)
+
+
+@needs_values
+def test_values_at_once_on_every_real_detail_log():
+    if not os.path.isdir(REAL):
+        pytest.skip(f"real submission data not found at {REAL}")
+    count = 0
+    for folder, _, files in os.walk(REAL):
+        if "mlperf_log_detail.txt" in files:
+            with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
+                data = handle.read()
+            want = _decoded_alone(data.decode("utf-8", errors="replace"))
+            assert _decoded_at_once(data, loadgen_log.parse_detail_bytes) == want, folder
+            count += 1
+    assert count > 300
+
+
+def test_a_log_is_decoded_at_once_only_once(monkeypatch):
+    calls = []
+    monkeypatch.setattr(loadgen_log, "_VALUES", lambda raw, cache: calls.append(len(raw)))
+    log = parse_detail_text(':::MLLOG {"key": "k", "value": [1]%s\n' % (_TAIL % ("false", "false")))
+    assert (log.get("k"), log.get("k"), log.get("absent", 3), calls) == ([1], [1], 3, [1])
+
+
+# --------------------------------------------------------------------------- the walk of a log's bytes
+
+
+def _same_log(data: bytes) -> None:
+    """parse_detail_bytes(data) is the log parse_detail_text gives of its decoded text: the same entries
+    (the same characters), duplicates, flags, problems, counts and values."""
+    text = data.decode("utf-8", errors="replace")
+    want, got = parse_detail_text(text, "x"), loadgen_log.parse_detail_bytes(data, "x")
+    for log in (want, got):
+        log.entries = {key: (bytes(t[s:e]) if isinstance(t, bytes) else t[s:e].encode("utf-8"), n)
+                       for key, (t, s, e, n) in log.raw.items()}
+    assert (got.entries, got.duplicates, got.errors, got.warnings, got.problems, got.lines_total, got.foreign_lines,
+            got.undecodable, got._cache) == (want.entries, want.duplicates, want.errors, want.warnings, want.problems,
+                                            want.lines_total, want.foreign_lines, want.undecodable, want._cache)
+    assert {k: repr(got.get(k)) for k in got.raw} == {k: repr(want.get(k)) for k in want.raw}
+    assert got.problems == want.problems
+
+
+@given(st.lists(_lines(), max_size=12), st.booleans(), st.sampled_from([b"", b"\xff", b"\xc3\xa9", b"\x80abc"]))
+def test_the_bytes_walk_gives_the_log_of_the_decoded_text(lines, final_newline, odd):
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    _same_log(text.encode("utf-8"))
+    _same_log(text.encode("utf-8") + odd)  # (bytes that are not all ASCII: the text walk)
+
+
+@needs_scan
+def test_the_bytes_walk_takes_ascii_logs_only():
+    line = ':::MLLOG {"key": "k", "value": 1%s\n' % (_TAIL % ("false", "false"))
+    log = DetailLog(path="x")
+    assert scan(line.encode(), log.raw, log.duplicates, lambda *a: None) == (1, 1)
+    assert log.raw["k"][0] == line.encode() and type(next(iter(log.raw))) is str
+    for data in (line.replace("a.cc", "\u00e9.cc").encode("utf-8"), line.encode() + b"\x80"):
+        log = DetailLog(path="x")
+        assert scan(data, log.raw, log.duplicates, lambda *a: None) is None and not log.raw
+    with pytest.raises(TypeError):
+        scan(bytearray(line.encode()), {}, [], lambda *a: None)
+
+
+@needs_scan
+def test_every_real_detail_log_walks_the_same_as_bytes():
+    if not os.path.isdir(REAL):
+        pytest.skip(f"real submission data not found at {REAL}")
+    count = 0
+    for folder, _, files in os.walk(REAL):
+        if "mlperf_log_detail.txt" in files:
+            with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
+                _same_log(handle.read())
+            count += 1
+    assert count > 300
+
+
+@needs_scan
+@pytest.mark.parametrize("phrase", ['"is_error": true', '"is_warning": true', '"is_error": false', '"is_error":true',
+                                    '"is_error": tru', '"is_warning": truee', 'is_error": true', '"is_Error": true',
+                                    '"is_error": "true"', '"u": true'])
+@pytest.mark.parametrize("offset", [-2, -1, 0, 1, 2, 150])
+def test_a_flag_is_seen_exactly_within_the_last_300_characters(phrase, offset):
+    """The C walk looks for the flag phrases from one "u" to the next: the same lines go the careful way as in
+    the Python walk wherever the phrase sits against the start of the window (the last 300 characters);
+    ``offset``: where the phrase starts from the window's start."""
+    head = ':::MLLOG {"key": "k", "value": 1, "pad": "%s", "m": {' % ("x" * 100)
+    filler = 300 - offset - len(phrase)  # the characters after the phrase: }, "z": "uuu"}
+    line = head + phrase + '}, "z": "' + "u" * (filler - 11) + '"}'
+    assert len(head) - (len(line) - 300) == offset
+    assert _same(line + "\n") and _same(line + "\r\n") and _same(line + " \n")
+
+
+# --------------------------------------------------------------------------- summary logs
+
+summary = compiled("summary")
+needs_summary = pytest.mark.skipif(summary is None and not os.environ.get("CI"),
+                                   reason="the C extension checker._detail_scan is not built here")
+_SUMMARY_CHARS = st.sampled_from(["a", "K", " ", ":", "*", "* ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c",
+                                  "\x1d", "\x1e", "\x1f", "\x85", "\xa0", "\u00e9", "(ns)", "99.00", "=", "\x00"])
+
+
+@needs_summary
+@settings(max_examples=500)
+@given(st.lists(_SUMMARY_CHARS, max_size=40).map("".join))
+def test_the_summary_reading_in_c_is_the_line_by_line_reading(text):
+    assert summary(text) == loadgen_log._summary_lines(text)
+    assert list(summary(text)) == list(loadgen_log._summary_lines(text))  # (the same order, first wins)
+
+
+@needs_summary
+def test_the_summary_reading_in_c_leaves_wide_text_to_python():
+    text = "Result is : VALID\n\u20ac : x\n"
+    assert summary(text) is None
+    assert loadgen_log.parse_summary_text(text) == {"Result is": "VALID", "\u20ac": "x"}
+    assert summary("") == {} and summary(" * a : b \r\n* a: c\n:x\n *  :y") == {"a": "b"}
+
+
+@needs_summary
+def test_every_real_summary_log_reads_the_same():
+    if not os.path.isdir(REAL):
+        pytest.skip(f"real submission data not found at {REAL}")
+    count = 0
+    for folder, _, files in os.walk(REAL):
+        if "mlperf_log_summary.txt" in files:
+            with open(os.path.join(folder, "mlperf_log_summary.txt"), "rb") as handle:
+                text = handle.read().decode("utf-8", errors="replace")
+            assert loadgen_log.parse_summary_text(text) == loadgen_log._summary_lines(text), folder
+            count += 1
+    assert count > 300
+
+
+# --------------------------------------------------------------------------- accuracy-log blocks
+
+long_lines = compiled("long_lines")
+unhex = compiled("unhex")
+needs_blocks = pytest.mark.skipif((long_lines is None or unhex is None) and not os.environ.get("CI"),
+                                  reason="the C extension checker._detail_scan is not built here")
+
+
+@needs_blocks
+@settings(max_examples=500)
+@given(st.lists(st.sampled_from([b"x", b"\n", b"abc", b"y" * 100, b"\n\n"]), max_size=30).map(b"".join),
+       st.integers(-40, 3000), st.sampled_from([-5, 0, 1, 2, 7, 512]))
+def test_the_long_line_test_is_the_newline_count(buf, end, width):
+    from checker.loaders.accuracy_entries import _long_lines
+
+    assert long_lines(buf, end, width) is _long_lines(buf, end, width)
+    assert long_lines(memoryview(buf), end, width) is _long_lines(buf, end, width)
+
+
+def _unhexlify(data):
+    import binascii
+
+    try:
+        return binascii.unhexlify(data)
+    except binascii.Error:
+        return None
+
+
+@needs_blocks
+@settings(max_examples=500)
+@given(st.binary(max_size=40), st.integers(0, 80), st.sampled_from(b"0123456789abcdefABCDEFgG/:@`\x00\x80\xc1\xe6 \n"))
+def test_unhex_is_unhexlify(data, at, odd):
+    digits = data.hex().encode()
+    for case in (digits, digits.upper(), digits[:-1], digits[:at] + bytes([odd]) + digits[at + 1:],
+                 digits[:at] + bytes([odd]) + digits[at:]):
+        assert unhex(case) == _unhexlify(case), case
+        assert unhex(memoryview(b"xx" + case)[2:]) == _unhexlify(case)
+
+
+@needs_blocks
+def test_unhex_takes_every_byte_in_every_place():
+    base = bytes(range(256)).hex().encode() * 2
+    assert unhex(base) == bytes(range(256)) * 2 and unhex(b"") == b""
+    for byte in range(256):
+        for at in (0, 1, 15, 16, 17, 31, 33, len(base) - 1):
+            case = base[:at] + bytes([byte]) + base[at + 1:]
+            assert unhex(case) == _unhexlify(case), (byte, at)
