@@ -218,9 +218,10 @@ def validate_system(data: Any, rules: RoundRules) -> list[tuple[str, str, str]]:
     if not isinstance(data, dict):
         return [("", f"a system description must be a JSON object, found {type(data).__name__}", "not-object")]
     out: dict[tuple[str, str], str] = {}
-    model = system_model(rules)
+    from checker.models.system_core import system_validator  # system_model's schema, without building the model
+
     try:
-        model.model_validate(data)
+        system_validator(rules).validate_python(data)
     except ValidationError as exc:
         for err in exc.errors():
             loc = err.get("loc", ())
