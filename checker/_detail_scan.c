@@ -137,10 +137,58 @@ static int flagged(const char *s, Py_ssize_t from, Py_ssize_t to)
     return 0;
 }
 
+/* Short ASCII strings met again and again (the keys of detail and summary logs: a few hundred names), kept
+ * interned: the walks give the same str object for the same characters, whose hash is known and which a
+ * dict finds by identity (a check's literal key is the same object). At most KNOWN_SLOTS / 2 are kept, the
+ * first ones met; any other string is made anew. */
+#define KNOWN_SLOTS 4096
+#define KNOWN_LONGEST 64
+static struct {
+    PyObject *str;
+    uint64_t hash;
+} known[KNOWN_SLOTS];
+static Py_ssize_t known_count;
+
+static PyObject *ascii_str(const char *s, Py_ssize_t n)  /* s[0:n], all ASCII, as a str */
+{
+    if (n > KNOWN_LONGEST)
+        return PyUnicode_DecodeASCII(s, n, NULL);
+    uint64_t hash = UINT64_C(0xcbf29ce484222325);  /* FNV-1a */
+    for (Py_ssize_t i = 0; i < n; i++)
+        hash = (hash ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+    size_t slot = (size_t)(hash ^ (hash >> 32)) & (KNOWN_SLOTS - 1);
+    while (known[slot].str != NULL) {
+        PyObject *str = known[slot].str;
+        if (known[slot].hash == hash && PyUnicode_GET_LENGTH(str) == n
+            && memcmp(PyUnicode_1BYTE_DATA(str), s, (size_t)n) == 0) {
+            Py_INCREF(str);
+            return str;
+        }
+        slot = (slot + 1) & (KNOWN_SLOTS - 1);
+    }
+    PyObject *str = PyUnicode_DecodeASCII(s, n, NULL);
+    if (str != NULL && known_count < KNOWN_SLOTS / 2) {
+        PyUnicode_InternInPlace(&str);
+        Py_INCREF(str);
+        known[slot].str = str;
+        known[slot].hash = hash;
+        known_count++;
+    }
+    return str;
+}
+
 /* text[from:to] as a str: a substring of a str, or ASCII bytes decoded */
 static PyObject *cut(PyObject *text, const char *s, int is_bytes, Py_ssize_t from, Py_ssize_t to)
 {
     return is_bytes ? PyUnicode_DecodeASCII(s + from, to - from, NULL) : PyUnicode_Substring(text, from, to);
+}
+
+/* a key of text[from:to]: as cut(), interned when it is short ASCII */
+static PyObject *cut_key(PyObject *text, const char *s, int is_bytes, Py_ssize_t from, Py_ssize_t to)
+{
+    if (!is_bytes && !is_ascii(s + from, to - from))
+        return PyUnicode_Substring(text, from, to);
+    return ascii_str(s + from, to - from);
 }
 
 static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
@@ -216,7 +264,7 @@ static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssiz
                     return NULL;
                 Py_DECREF(done);
             } else {
-                PyObject *key = cut(text, s, is_bytes, key_at, close);
+                PyObject *key = cut_key(text, s, is_bytes, key_at, close);
                 if (key == NULL)
                     return NULL;
                 int known = PyDict_Contains(raw, key);
@@ -633,7 +681,8 @@ static PyObject *summary(PyObject *self, PyObject *args)
             v0++;
         while (v1 > v0 && SPACE(s[v1 - 1]))
             v1--;
-        PyObject *key = PyUnicode_Substring(text, k0, k1);
+        PyObject *key = is_ascii((const char *)s + k0, k1 - k0) ? ascii_str((const char *)s + k0, k1 - k0)
+                                                               : PyUnicode_Substring(text, k0, k1);
         PyObject *value = key == NULL ? NULL : PyUnicode_Substring(text, v0, v1);
         PyObject *kept = value == NULL ? NULL : PyDict_SetDefault(pairs, key, value);
         Py_XDECREF(key);

@@ -41,10 +41,12 @@ FALLBACK_FILES = ("accuracy/baseline_accuracy.txt", "accuracy/compliance_accurac
 MAX_TEXT_BYTES = 1024 * 1024  # verify_*.txt and accuracy.txt files: the first MiB is read
 
 
+_SCENARIOS = {s.lower(): s for s in ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")}
+
+
 def scenario_name(scenario_dir: str) -> str:
     """The scenario a folder name stands for (lower-case folders of v5.1 and later), else the name itself."""
-    canonical = {s.lower(): s for s in ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")}
-    return canonical.get(scenario_dir.lower(), scenario_dir)
+    return _SCENARIOS.get(scenario_dir.lower(), scenario_dir)
 
 
 # --------------------------------------------------------------------------- accuracy logs
@@ -179,6 +181,24 @@ def _names(box: Sandbox, rel: str) -> tuple[str, ...] | None:
         return None
 
 
+_ASKED: dict[int, tuple[object, tuple[str, ...], tuple[str, ...]]] = {}  # id(rule) -> (rule, what _asked gives)
+
+
+def _asked(rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The files of a ``TEST0x`` folder asked about (whether each is a file) under ``rule`` (None: a test the
+    round does not define), and the text files among them that are read; made once per rule."""
+    if rule is None:
+        return (DETAIL,), ()
+    known = _ASKED.get(id(rule))
+    if known is None or known[0] is not rule:
+        read = tuple(dict.fromkeys((rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES)))
+        wanted = tuple(dict.fromkeys((DETAIL, *rule.files.required, SUMMARY, TEST_LOG, *read)))
+        if len(_ASKED) >= 64:
+            _ASKED.clear()
+        known = _ASKED[id(rule)] = (rule, wanted, read)
+    return known[1], known[2]
+
+
 @dataclass
 class _Reading:
     """The reading of one compliance folder in progress."""
@@ -197,20 +217,19 @@ class _Reading:
     def folder(self, name: str, rel: str) -> TestFolder:
         rule = self.spec.tests.get(name)
         path = self.box.abs(rel)
-        wanted = {DETAIL}
         texts: dict[str, str | None] = {}
         listings: dict[str, tuple[str, ...] | None] = {}
+        wanted, read = _asked(rule)
         if rule is not None:
-            wanted |= set(rule.files.required) | {rule.verify_file, SUMMARY, TEST_LOG, "verify_accuracy.txt",
-                                                  "verify_performance.txt", *FALLBACK_FILES}
             for rel_dir in rule.files.exact_dirs:
                 if self.box.is_dir(_join(rel, rel_dir)):
                     listings[rel_dir] = _names(self.box, _join(rel, rel_dir))
-        files = frozenset(f for f in wanted if self.box.is_file(_join(rel, f)))
+        is_file, prefix = self.box.is_file, _join(rel, "")
+        files = frozenset(f for f in wanted if is_file(prefix + f))
         folder = TestFolder(name, path, files, listings, texts)
         if rule is None:  # a folder the round does not define: only its run's detail log is read (output lengths)
             return TestFolder(name, path, files, detail=_detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None)
-        for text in {rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES}:
+        for text in read:
             if text in files:
                 texts[text] = _read_small_text(self.box, _join(rel, text))
         summary = _summary(self.box, _join(rel, SUMMARY)) if rule.performance is not None and SUMMARY in files else None

@@ -99,15 +99,13 @@ class HashingReader:
         if self._at != self._hashed:
             self._handle.seek(self._hashed)
             self._at = self._hashed
-        block = bytearray(self._chunk)
-        view = memoryview(block)
         while stop is None or self._hashed < stop:
             want = self._chunk if stop is None else min(self._chunk, stop - self._hashed)
-            n = self._handle.readinto(view[:want])
-            if not n:
+            data = self._handle.read(want)  # (no buffer made, and zeroed, before it is known whether bytes are left)
+            if not data:
                 break
-            self._digest.update(view[:n])
-            self._hashed += n
+            self._digest.update(data)
+            self._hashed += len(data)
         self._at = self._hashed
 
     def hexdigest(self) -> str:

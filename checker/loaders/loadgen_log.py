@@ -155,7 +155,7 @@ def _read_bytes(path: str, limit: int = MAX_LOG_BYTES) -> bytes:
             raw = handle.read()
     except OSError as exc:
         raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
-    if b"\x00" in raw[:BINARY_PROBE_BYTES]:
+    if raw.find(b"\x00", 0, BINARY_PROBE_BYTES) >= 0:
         raise LogReadError("file is binary (contains NUL bytes), not a LoadGen text log")
     return raw
 
@@ -351,7 +351,7 @@ def parse_detail_head(path: str, keys: tuple[str, ...], head: int = HEAD_BYTES) 
             raw = handle.read(max(head, BINARY_PROBE_BYTES) + 1)  # (the whole probe, as parse_detail_log's)
     except OSError as exc:
         raise LogReadError(f"cannot read file: {exc.strerror or exc}") from None
-    if len(raw) > head and b"\x00" not in raw[:BINARY_PROBE_BYTES]:  # (else parse_detail_log refuses the file)
+    if len(raw) > head and raw.find(b"\x00", 0, BINARY_PROBE_BYTES) < 0:  # (else parse_detail_log refuses the file)
         cut = raw.rfind(b"\n", 0, head)
         if cut > 0:
             log = parse_detail_bytes(raw[:cut], path)

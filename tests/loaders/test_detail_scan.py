@@ -456,3 +456,21 @@ def test_unhex_takes_every_byte_in_every_place():
         for at in (0, 1, 15, 16, 17, 31, 33, len(base) - 1):
             case = base[:at] + bytes([byte]) + base[at + 1:]
             assert unhex(case) == _unhexlify(case), (byte, at)
+
+
+@needs_scan
+def test_short_ascii_keys_are_one_object_for_every_log():
+    """The walks give the same (interned) str for a key met again, and the same characters as ever."""
+    long_key = "k" * 65
+    lines = "".join(':::MLLOG {"key": "%s", "value": 1%s\n' % (key, _TAIL % ("false", "false"))
+                    for key in ("effective_scenario", long_key, "k\u00e9"))
+    first, second = (loadgen_log.parse_detail_bytes(lines.encode("utf-8")) for _ in range(2))
+    wide = parse_detail_text(lines)
+    assert list(first.raw) == list(second.raw) == list(wide.raw) == ["effective_scenario", long_key, "k\u00e9"]
+    assert next(iter(first.raw)) is next(iter(second.raw)) is "effective_scenario"
+    assert [first.get(k) for k in first.raw] == [1, 1, 1]
+    ascii_lines = lines.replace("k\u00e9", "ke")
+    one, two = (loadgen_log.parse_detail_bytes(ascii_lines.encode()) for _ in range(2))
+    assert [a is b for a, b in zip(one.raw, two.raw)] == [True, False, True]
+    if summary is not None:
+        assert next(iter(summary("Result is : VALID\n"))) is next(iter(summary(" Result is:x")))
