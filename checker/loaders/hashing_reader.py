@@ -110,14 +110,20 @@ class HashingReader:
         if self._at != self._hashed:
             self._handle.seek(self._hashed)
             self._at = self._hashed
-        block = bytearray(self._chunk)
-        view = memoryview(block)
+        view = None  # the reused block, made at the second read (most rests are one short read, or none)
         while stop is None or self._hashed < stop:
             want = self._chunk if stop is None else min(self._chunk, stop - self._hashed)
-            n = self._handle.readinto(view[:want])
+            if view is None:
+                data = self._handle.read(want)
+                n = len(data)
+                if n == self._chunk:
+                    view = memoryview(bytearray(self._chunk))
+            else:
+                n = self._handle.readinto(view[:want])
+                data = view[:n]
             if not n:
                 break
-            self._digest.update(view[:n])
+            self._digest.update(data)
             self._hashed += n
         self._at = self._hashed
 
