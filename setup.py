@@ -1,9 +1,10 @@
 """Build details pyproject.toml cannot express (everything else is there).
 
-The C extensions, checker._detail_scan (the line walk of LoadGen detail logs) and checker._power_scan (the
-readings of spl.txt and ptd_logs.txt), are optional: where one cannot be compiled the install goes on
+The C extensions, checker._detail_scan (the line walk of LoadGen detail logs), checker._power_scan (the
+readings of spl.txt and ptd_logs.txt) and checker._accuracy_scan (the long-line blocks of accuracy logs), are
+optional: where one cannot be compiled the install goes on
 without it and the same reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power,
-checker.metrics.ptd_read).
+checker.metrics.ptd_read, checker.loaders.accuracy_entries).
 
 rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
 checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
@@ -27,5 +28,6 @@ setup(
     package_data={**{f"checker._data.{name}": globs for name, globs in DATA.items()},
                   **{f"checker._data.audits.{test}": ["*"] for test in TESTS}},
     ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], optional=True),
-                 Extension("checker._power_scan", ["checker/_power_scan.c"], optional=True)],
+                 Extension("checker._power_scan", ["checker/_power_scan.c"], optional=True),
+                 Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], optional=True)],
 )

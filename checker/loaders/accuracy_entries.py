@@ -58,6 +58,8 @@ _HEX = re.compile(r"[0-9a-fA-F]*")
 
 
 _ENTRY_LINES = compiled("entry_lines")  # the short-line block read in C (checker.loaders.compiled)
+#: the length test of a block and, for long lines, their reading in one C call (None: not built)
+_LONG_BLOCK = compiled("long_lines", module="_accuracy_scan")
 
 
 def _long_lines(buf: bytes, end: int, width: int) -> bool:
@@ -104,6 +106,11 @@ def _parse_entry_line(line: str) -> tuple[tuple | None, str | None]:
 
 def _parse_entry_json(text: str) -> tuple[tuple | None, str | None]:
     """An entry line of any shape, through the JSON decoder (the general path)."""
+    bare = text.strip(" \t\n\r")  # (JSON's white space)
+    if not (bare.startswith("{") and bare.endswith("}")):
+        # no object: what the decoder would say of it, without its exception (the lines the truncation of a
+        # log cuts, foreign lines)
+        return None, "not a JSON object"
     try:
         obj = json.loads(text)
     except (ValueError, RecursionError):
@@ -193,10 +200,14 @@ class AccuracyEntries:
 
     def _take(self, buf: bytes, end: int, state: _State) -> list[Row]:
         """The rows of the lines of ``buf[:end]`` (complete lines, the last one without its newline)."""
-        if _LONG_LINES(buf, end, LONG_LINE_BYTES):
+        if _LONG_BLOCK is not None and buf.__class__ is bytes:
+            read = _LONG_BLOCK(buf, end, LONG_LINE_BYTES)  # (None: a short-line block)
+            if read is not None:
+                return self._merge(read, state)
+        elif _LONG_LINES(buf, end, LONG_LINE_BYTES):
             return self._take_long(buf, end, state)
         if _ENTRY_LINES is not None:
-            return self._take_compiled(buf, end, state)
+            return self._merge(_ENTRY_LINES(buf, end), state)
         rows: list[Row] = []
         number = first = state.number
         fresh = False  # an entry line was read since the last careful one
@@ -223,11 +234,12 @@ class AccuracyEntries:
         self.entries += len(rows)
         return rows
 
-    def _take_compiled(self, buf: bytes, end: int, state: _State) -> list[Row]:
-        """:meth:`_take` with the entry lines read in C (``checker._detail_scan.entry_lines``, the same grammar
-        as ``_LINE_RE``): the rows of the entry lines come back made, and the other lines, in order among
-        them, go through :meth:`_line` here with the state the Python loop would give them."""
-        fast, others, lines, fresh_at_end = _ENTRY_LINES(buf, end)
+    def _merge(self, read: tuple, state: _State) -> list[Row]:
+        """:meth:`_take` with the lines read in C (``checker._detail_scan.entry_lines`` for a short-line block,
+        the same grammar as ``_LINE_RE``; ``checker._accuracy_scan.long_lines`` for a long-line block, the
+        reading of :meth:`_take_long`): the rows of the entry lines come back made, and the other lines, in
+        order among them, go through :meth:`_line` here with the state the Python loop would give them."""
+        fast, others, lines, fresh_at_end = read
         first = state.number
         rows = fast
         if others:

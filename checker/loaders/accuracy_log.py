@@ -45,6 +45,9 @@ VIEWABLE_CHARS = 4096
 TRUNCATION_MARKER = "\n\n...\n\n"
 #: Size of an official truncated ASCII log: 4096 + 7 + 4096.
 TRUNCATED_SIZE = 2 * VIEWABLE_CHARS + len(TRUNCATION_MARKER)
+_MARKER_BYTES = TRUNCATION_MARKER.encode("ascii")
+#: The ASCII characters str.strip() takes for white space (bytes.strip() leaves out \x1c-\x1f).
+_STR_SPACE = bytes(c for c in range(128) if chr(c).isspace())
 #: Read size for hashing and parsing.
 CHUNK_SIZE = 1 << 20
 #: Largest single entry :func:`parse_accuracy_json_entries` accepts.
@@ -96,6 +99,10 @@ def truncated_shape_of(raw: bytes, allow_crlf: bool = True) -> bool:
     """:func:`is_truncated_shape` of a file's whole content, already read."""
     if len(raw) < TRUNCATED_SIZE or len(raw) > 4 * TRUNCATED_SIZE:
         return False
+    if raw.isascii() and b"\r" not in raw:  # (LoadGen's logs) the characters are the bytes: no decoding
+        return (len(raw) == TRUNCATED_SIZE
+                and raw[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == _MARKER_BYTES
+                and raw.lstrip(_STR_SPACE).startswith(b"[") and raw.rstrip(_STR_SPACE).endswith(b"]"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

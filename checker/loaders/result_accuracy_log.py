@@ -24,6 +24,7 @@ from checker.loaders.fs import Sandbox
 #: What is read first: the 4096-character head (at most 4 bytes a character) and, whole, a file of the
 #: truncated form's size (UTF-8 and CRLF variants included).
 HEAD_BYTES = max(4 * VIEWABLE_CHARS + 64, 4 * TRUNCATED_SIZE + 1)
+_MARKER_BYTES = TRUNCATION_MARKER.encode("ascii")
 
 
 class ResultAccuracyLog:
@@ -60,9 +61,12 @@ class ResultAccuracyLog:
         # a log within the size limit is read whole here (the limit is below HEAD_BYTES in every round)
         head = self._reader.peek(max(HEAD_BYTES, size) if size <= limit else HEAD_BYTES)
         probe = head[:HEAD_BYTES]
-        text = probe[:4 * VIEWABLE_CHARS + 64].decode("utf-8", errors="replace")
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
+        if probe.isascii() and b"\r" not in probe:  # (LoadGen's logs) the characters are the bytes
+            marker = probe[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == _MARKER_BYTES
+        else:
+            text = probe[:4 * VIEWABLE_CHARS + 64].decode("utf-8", errors="replace")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            marker = text[VIEWABLE_CHARS:VIEWABLE_CHARS + len(TRUNCATION_MARKER)] == TRUNCATION_MARKER
         shape = truncated_shape_of(probe)  # (what accuracy_log.is_truncated_shape would read the file for)
         facts = self._facts
         facts["log_truncation_marker"] = marker

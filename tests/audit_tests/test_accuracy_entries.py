@@ -78,13 +78,15 @@ def test_block_reader_reads_what_the_line_reader_reads(tmp_path_factory, lines, 
     path.write_bytes((newline.join(lines) + (newline if final else "")).encode("utf-8", "surrogateescape"))
     block, max_line = sizes
     expected = _reference_read(str(path), max_line)
-    for entry_lines in _READERS:  # the short-line blocks read in C (where built) and by the regular expression
-        rows, reader = _read_with(path, block, max_line, long_line, entry_lines)
+    for entry_lines, long_lines in _READERS:  # the blocks read in C (where built) and in Python
+        rows, reader = _read_with(path, block, max_line, long_line, entry_lines, long_lines)
         assert (rows, reader.truncated, reader.malformed, reader.entries) == expected
         assert reader.error is None
 
 
-_READERS = (ae._ENTRY_LINES, None) if ae._ENTRY_LINES is not None else (None,)
+#: (short-line reader, long-line reader): in C where built, and in Python (None)
+_READERS = sorted({(ae._ENTRY_LINES, ae._LONG_BLOCK), (None, ae._LONG_BLOCK), (ae._ENTRY_LINES, None), (None, None)},
+                  key=lambda pair: (pair[0] is None, pair[1] is None))
 
 _TRICKY = [
     [_entry(0, 0, "00"), "...", "garbage", _entry(1, 1, "01")],  # the tail's first line after entries
@@ -105,23 +107,29 @@ def test_tricky_lines_read_the_same_in_c_and_by_the_regular_expression(tmp_path)
         path = tmp_path / f"{index}.json"
         path.write_text("\n".join(lines) + "\n")
         expected = _reference_read(str(path), 1 << 28)
-        for entry_lines in _READERS:
-            rows, reader = _read_with(path, 1 << 22, 1 << 28, 1 << 30, entry_lines)
-            assert (rows, reader.truncated, reader.malformed, reader.entries) == expected, (index, entry_lines)
+        for entry_lines, long_lines in _READERS:
+            for long_line in (1 << 30, 0):  # every block short, every block long
+                rows, reader = _read_with(path, 1 << 22, 1 << 28, long_line, entry_lines, long_lines)
+                assert (rows, reader.truncated, reader.malformed, reader.entries) == expected, (index, entry_lines)
 
 
 def _read_with(path, block: int, max_line: int, long_line: int = ae.LONG_LINE_BYTES,
-               entry_lines=ae._ENTRY_LINES) -> tuple[list, ae.AccuracyEntries]:
+               entry_lines=ae._ENTRY_LINES, long_lines=ae._LONG_BLOCK) -> tuple[list, ae.AccuracyEntries]:
     """The rows (without the decoded data, checked here) and the reader, with the given reading sizes and
-    short-line block reader (``entry_lines``: the C one, or None for the regular expression)."""
-    saved = ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES
-    ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES = block, max_line, long_line, entry_lines
+    block readers (``entry_lines``, short lines: the C one, or None for the regular expression;
+    ``long_lines``: the C one, or None for the Python loop)."""
+    saved = ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES, ae._LONG_BLOCK
+    ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES, ae._LONG_BLOCK = (
+        block, max_line, long_line, entry_lines, long_lines)
     try:
         reader = ae.AccuracyEntries(str(path))
-        rows = [row for batch in reader.batches() for row in batch]
+        batches = list(reader.batches())
     finally:
-        ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES = saved
+        ae.BLOCK_BYTES, ae.MAX_LINE_BYTES, ae.LONG_LINE_BYTES, ae._ENTRY_LINES, ae._LONG_BLOCK = saved
+    rows = [row for batch in batches for row in batch]
     assert all(row[4] is None or row[4] == binascii.unhexlify(row[1]) for row in rows)
+    # a row's form says how its block was read: long lines give a view of the data and the data decoded
+    assert all((row[1].__class__ is memoryview) == (row[4] is not None) for row in rows)
     return [row[:4] for row in rows], reader
 
 

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Count the CPU instructions of the accuracy readers alone (callgrind), on every accuracy log and
+``accuracy.txt`` of a tree: the result's log as the load stage reads it (``ResultAccuracyLog``: head,
+shape, digest, then its entries once more through the digest), each compliance test's log
+(``AccuracyEntries.batches``), and each result's ``accuracy.txt`` (``read_accuracy`` with its model's
+targets and limits).
+
+    python benchmarks/accuracy_instructions.py TREE --round v4.1                 # this checkout
+    python benchmarks/accuracy_instructions.py TREE --round v4.1 --code ../old   # another checkout
+
+Like benchmarks/instructions.py it runs once with and once without the reading (same imports, same walk
+of the tree) and prints the difference in millions of instructions. Needs valgrind.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+PROGRAM = r"""
+import os, sys
+sys.path.insert(0, sys.argv[1])
+import checker
+assert checker.__file__.startswith(sys.argv[1]), checker.__file__
+from functools import partial
+from checker.loaders.rules import load_rules
+from checker.loaders.fs import Sandbox
+from checker.loaders.accuracy_entries import AccuracyEntries
+from checker.loaders.result_accuracy_log import ResultAccuracyLog
+from checker.metrics.accuracy_metrics import read_accuracy
+rules = load_rules(sys.argv[3])
+root = os.path.abspath(sys.argv[2])
+results, tests, texts = [], [], []
+for folder, dirs, files in os.walk(root):
+    dirs.sort()
+    rel = os.path.relpath(folder, root).replace(os.sep, "/")
+    parts = rel.split("/")
+    if parts[-1] != "accuracy":
+        continue
+    if "mlperf_log_accuracy.json" in files:
+        (tests if "compliance" in parts else results).append(f"{rel}/mlperf_log_accuracy.json")
+    if "accuracy.txt" in files and "results" in parts and len(parts) >= 4:
+        model = rules.models.get(parts[-3])
+        if model is not None:
+            with open(os.path.join(folder, "accuracy.txt"), encoding="utf-8", errors="replace") as f:
+                texts.append((f.read(), model, parts[-2]))
+box = Sandbox(root)
+if sys.argv[4] == "1":
+    for rel in results:
+        with ResultAccuracyLog(box, rel, rules.max_accuracy_log_bytes) as log:
+            if log.exists:
+                for rows in AccuracyEntries(box.abs(rel), opener=log.start).batches():
+                    pass
+            log.facts()
+    for rel in tests:
+        for rows in AccuracyEntries(box.abs(rel), opener=partial(box.open, rel)).batches():
+            pass
+    for text, model, scenario in texts:
+        targets = [(t.metric, t.target) for t in model.targets_for(scenario)]
+        limits = [(u.metric, u.limit) for u in model.upper_limits]
+        read_accuracy(text, rules.accuracy_patterns, targets, limits)
+print(len(results), len(tests), len(texts), file=sys.stderr)
+"""
+
+
+def collected(code: str, tree: str, round_name: str, run: bool) -> int:
+    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                           "-c", PROGRAM, code, tree, round_name, "1" if run else "0"],
+                          capture_output=True, text=True)
+    match = re.search(r"Collected : (\d+)", proc.stderr)
+    if proc.returncode != 0 or match is None:
+        raise SystemExit(f"callgrind run failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
+    return int(match.group(1))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tree", help="submission tree (keep it small)")
+    parser.add_argument("--round", required=True, help="round rules (v4.1, v5.0, v5.1, v6.0)")
+    parser.add_argument("--code", default=REPO, help="checkout whose checker package is measured")
+    args = parser.parse_args()
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
+        return 2
+    code = os.path.abspath(args.code)
+    base = collected(code, args.tree, args.round, run=False)
+    total = collected(code, args.tree, args.round, run=True)
+    print(f"{code}: accuracy readers on {args.tree} = {(total - base) / 1e6:,.1f} M instructions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

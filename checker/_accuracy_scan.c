@@ -1,0 +1,256 @@
+/* checker._accuracy_scan: the long-line blocks of an accuracy log in C (see checker.loaders.accuracy_entries).
+ *
+ * long_lines(buf, end, long_bytes): None when the lines of buf[:end] (split at "\n") are long on average no
+ * more than ``long_bytes`` bytes (end <= long_bytes * (lines)): the short-line reading takes the block then.
+ * Otherwise the lines read as accuracy_entries._take_long reads them: a line that is exactly
+ *   { "seq_id" : N, "qsl_idx" : N, "data" : "HEX"[, "token_data" : "HEX"][, "token_count" : [-]N] }[,]
+ * with an even number of data digits is a row (qsl_idx, memoryview of the data digits in buf, token_data
+ * or None, token_count or None, the data decoded); any other line is an event (rows before it, its number
+ * from 1, its bytes, whether a row came since the previous event) for the careful reading in Python.
+ * Returns (rows, events, lines, whether a row came after the last event), the form of
+ * checker._detail_scan.entry_lines. Reads only inside buf[:end]; never raises but for memory errors.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+typedef struct {
+    const char *s;
+    Py_ssize_t at, end;
+} Bytes;
+
+static int b_literal(Bytes *c, const char *word, size_t n)
+{
+    if ((size_t)(c->end - c->at) < n || memcmp(c->s + c->at, word, n) != 0)
+        return 0;
+    c->at += (Py_ssize_t)n;
+    return 1;
+}
+#define LIT(c, w) b_literal((c), (w), sizeof(w) - 1)
+
+static int b_digit(const Bytes *c)
+{
+    return c->at < c->end && c->s[c->at] >= '0' && c->s[c->at] <= '9';
+}
+
+static int b_natural(Bytes *c)  /* 0|[1-9][0-9]* */
+{
+    if (!b_digit(c))
+        return 0;
+    if (c->s[c->at++] == '0')
+        return 1;
+    while (b_digit(c))
+        c->at++;
+    return 1;
+}
+
+static signed char HEXVAL[256];
+
+static int b_hex(Bytes *c)  /* "[0-9A-Fa-f]*" */
+{
+    if (!LIT(c, "\""))
+        return 0;
+    while (c->at < c->end && HEXVAL[(unsigned char)c->s[c->at]] >= 0)
+        c->at++;
+    return LIT(c, "\"");
+}
+
+/* the head of an entry line, up to the data's opening quote: spans of qsl_idx; 0 when it is not one */
+static int head(Bytes *c, Py_ssize_t span[2])
+{
+    if (!LIT(c, "{ \"seq_id\" : ") || !b_natural(c) || !LIT(c, ", \"qsl_idx\" : "))
+        return 0;
+    span[0] = c->at;
+    if (!b_natural(c))
+        return 0;
+    span[1] = c->at;
+    return LIT(c, ", \"data\" : \"");
+}
+
+/* what follows the data's closing quote: spans of token_data and token_count (-1 when absent) */
+static int tail(Bytes *c, Py_ssize_t span[4])
+{
+    span[0] = span[1] = span[2] = span[3] = -1;
+    if (LIT(c, ", \"token_data\" : ")) {
+        span[0] = c->at + 1;
+        if (!b_hex(c))
+            return 0;
+        span[1] = c->at - 1;
+    }
+    if (LIT(c, ", \"token_count\" : ")) {
+        span[2] = c->at;
+        if (c->at < c->end && c->s[c->at] == '-')
+            c->at++;
+        if (!b_natural(c))
+            return 0;
+        span[3] = c->at;
+    }
+    if (!LIT(c, " }"))
+        return 0;
+    if (c->at < c->end && c->s[c->at] == ',')
+        c->at++;
+    return c->at == c->end;
+}
+
+static PyObject *number_at(const char *s, Py_ssize_t from, Py_ssize_t to)
+{
+    char small[32];
+    if (to - from < (Py_ssize_t)sizeof(small)) {
+        memcpy(small, s + from, (size_t)(to - from));
+        small[to - from] = '\0';
+        return PyLong_FromString(small, NULL, 10);
+    }
+    PyObject *text = PyUnicode_FromStringAndSize(s + from, to - from);
+    if (text == NULL)
+        return NULL;
+    PyObject *out = PyLong_FromUnicodeObject(text, 10);
+    Py_DECREF(text);
+    return out;
+}
+
+/* the data s[from:to] decoded (an even number of hex digits), NULL without an error set when it is not hex */
+static PyObject *decoded(const char *s, Py_ssize_t from, Py_ssize_t to, int *bad)
+{
+    *bad = 0;
+    if ((to - from) & 1) {
+        *bad = 1;
+        return NULL;
+    }
+    PyObject *out = PyBytes_FromStringAndSize(NULL, (to - from) / 2);
+    if (out == NULL)
+        return NULL;
+    unsigned char *dst = (unsigned char *)PyBytes_AS_STRING(out);
+    const unsigned char *src = (const unsigned char *)s + from;
+    int acc = 0;
+    for (Py_ssize_t i = 0, n = (to - from) / 2; i < n; i++) {
+        int hi = HEXVAL[src[2 * i]], lo = HEXVAL[src[2 * i + 1]];
+        acc |= hi | lo;
+        dst[i] = (unsigned char)((hi << 4) | (lo & 0x0f));
+    }
+    if (acc < 0) {
+        Py_DECREF(out);
+        *bad = 1;
+        return NULL;
+    }
+    return out;
+}
+
+/* whether end <= long_bytes * (the number of lines of s[:end]), as accuracy_entries._take tests it; counts no
+   further than it must */
+static int short_block(const char *s, Py_ssize_t end, Py_ssize_t long_bytes)
+{
+    Py_ssize_t lines = 1, pos = 0;
+    for (;;) {
+        if (end <= long_bytes * lines)
+            return 1;
+        const char *nl = memchr(s + pos, '\n', (size_t)(end - pos));
+        if (nl == NULL)
+            return 0;
+        lines++;
+        pos = nl - s + 1;
+    }
+}
+
+static PyObject *long_lines(PyObject *self, PyObject *args)
+{
+    PyObject *buf;
+    Py_ssize_t end, long_bytes;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "Snn", &buf, &end, &long_bytes))
+        return NULL;
+    const char *s = PyBytes_AS_STRING(buf);
+    if (end < 0 || end > PyBytes_GET_SIZE(buf))
+        end = end < 0 ? 0 : PyBytes_GET_SIZE(buf);
+    if (short_block(s, end, long_bytes))
+        Py_RETURN_NONE;
+    PyObject *rows = PyList_New(0), *events = PyList_New(0), *view = PyMemoryView_FromObject(buf), *out = NULL;
+    Py_ssize_t pos = 0, number = 0;
+    int fresh = 0;
+    if (rows == NULL || events == NULL || view == NULL)
+        goto done;
+    for (;;) {
+        const char *nl = memchr(s + pos, '\n', (size_t)(end - pos));
+        Py_ssize_t stop = nl == NULL ? end : nl - s;
+        Py_ssize_t qsl[2], span[4];
+        Bytes c = {s, pos, stop};
+        PyObject *item = NULL;
+        number++;
+        if (head(&c, qsl)) {
+            Py_ssize_t start = c.at;
+            const char *quote = memchr(s + start, '"', (size_t)(stop - start));
+            if (quote != NULL) {
+                Py_ssize_t close = quote - s;
+                Bytes t = {s, close + 1, stop};
+                if (tail(&t, span)) {
+                    int bad;
+                    PyObject *raw = decoded(s, start, close, &bad);
+                    if (raw == NULL && !bad)
+                        goto done;
+                    if (raw != NULL) {
+                        PyObject *n = number_at(s, qsl[0], qsl[1]);
+                        PyObject *data = PySequence_GetSlice(view, start, close);
+                        PyObject *token = span[0] >= 0 && span[1] > span[0]
+                                              ? PyBytes_FromStringAndSize(s + span[0], span[1] - span[0])
+                                              : (Py_INCREF(Py_None), Py_None);
+                        PyObject *count = span[2] >= 0 ? number_at(s, span[2], span[3]) : (Py_INCREF(Py_None), Py_None);
+                        item = (n && data && token && count) ? PyTuple_Pack(5, n, data, token, count, raw) : NULL;
+                        Py_XDECREF(n);
+                        Py_XDECREF(data);
+                        Py_XDECREF(token);
+                        Py_XDECREF(count);
+                        Py_DECREF(raw);
+                        if (item == NULL)
+                            goto done;
+                    }
+                }
+            }
+        }
+        if (item != NULL) {
+            int failed = PyList_Append(rows, item) < 0;
+            Py_DECREF(item);
+            if (failed)
+                goto done;
+            fresh = 1;
+        } else {
+            PyObject *event = Py_BuildValue("(nny#O)", PyList_GET_SIZE(rows), number, s + pos, stop - pos,
+                                            fresh ? Py_True : Py_False);
+            if (event == NULL || PyList_Append(events, event) < 0) {
+                Py_XDECREF(event);
+                goto done;
+            }
+            Py_DECREF(event);
+            fresh = 0;
+        }
+        if (nl == NULL)
+            break;
+        pos = stop + 1;
+    }
+    out = Py_BuildValue("(OOnO)", rows, events, number, fresh ? Py_True : Py_False);
+done:
+    Py_XDECREF(rows);
+    Py_XDECREF(events);
+    Py_XDECREF(view);
+    return out;
+}
+
+static PyMethodDef methods[] = {
+    {"long_lines", long_lines, METH_VARARGS,
+     "long_lines(buf, end, long_bytes) -> None (a short-line block) or (rows, events, lines, fresh)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._accuracy_scan",
+                                    "The long-line blocks of accuracy logs in C (see checker.loaders.accuracy_entries).",
+                                    -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__accuracy_scan(void)
+{
+    memset(HEXVAL, -1, sizeof(HEXVAL));
+    for (int i = 0; i < 10; i++)
+        HEXVAL['0' + i] = (signed char)i;
+    for (int i = 0; i < 6; i++) {
+        HEXVAL['a' + i] = (signed char)(10 + i);
+        HEXVAL['A' + i] = (signed char)(10 + i);
+    }
+    return PyModule_Create(&module);
+}
