@@ -37,12 +37,16 @@ class HashingReader:
 
     def peek(self, size: int) -> bytes:
         """The file's first ``size`` bytes (or all of a smaller file), kept in memory for the readers, which
-        read them from there (the reader's position does not change)."""
-        if len(self._head) < size:
-            pos, self._pos = self._pos, len(self._head)
-            self._head += self._from_file(self._handle.read, size - len(self._head))
-            self._pos = pos
-        return self._head[:size]
+        read them from there (the reader's position does not change). They go into the digest when it is
+        wanted (a read past them, :meth:`hexdigest`): a log whose digest nobody asks for is never hashed."""
+        head = self._head
+        if len(head) < size:
+            if self._at != len(head):
+                self._handle.seek(len(head))
+            head += self._handle.read(size - len(head))
+            self._head = head
+            self._at = len(head)
+        return head if len(head) <= size else head[:size]
 
     def read(self, size: int = -1) -> bytes:
         return self._serve(self._handle.read, size, line=False)
@@ -81,31 +85,46 @@ class HashingReader:
         return self._pos
 
     def _from_file(self, read, size: int) -> bytes:
-        if self._pos > self._hashed:  # a seek went past what was hashed: hash the bytes skipped first
-            self._hash_rest(stop=self._pos)
         if self._at != self._pos:
             self._handle.seek(self._pos)
-            self._at = self._pos
         data = read(size)
-        start, end = self._pos, self._pos + len(data)
-        if end > self._hashed:
+        start = self._pos
+        end = self._pos = self._at = start + len(data)
+        if end > self._hashed and data:  # (at the end of the file nothing is hashed yet)
+            if start > self._hashed:  # the bytes before (the head, or what a seek skipped) go in first
+                self._hash_rest(stop=start)
             self._digest.update(memoryview(data)[self._hashed - start:] if start < self._hashed else data)
             self._hashed = end
-        self._pos = self._at = end
         return data
 
     def _hash_rest(self, stop: int | None = None) -> None:
-        """Read and hash the bytes after the last one hashed, up to ``stop`` (None: the end of the file)."""
+        """Hash the bytes after the last one hashed, up to ``stop`` (None: the end of the file): those of the
+        head from memory, the others read from the file (the handle is left after them)."""
+        head = self._head
+        if self._hashed < len(head):
+            upto = len(head) if stop is None else min(stop, len(head))
+            self._digest.update(memoryview(head)[self._hashed:upto])
+            self._hashed = upto
+            if stop is not None and self._hashed >= stop:
+                return
         if self._at != self._hashed:
             self._handle.seek(self._hashed)
             self._at = self._hashed
+        view = None  # the reused block, made at the second read (most rests are one short read, or none)
         while stop is None or self._hashed < stop:
             want = self._chunk if stop is None else min(self._chunk, stop - self._hashed)
-            data = self._handle.read(want)  # (no buffer made, and zeroed, before it is known whether bytes are left)
-            if not data:
+            if view is None:
+                data = self._handle.read(want)
+                n = len(data)
+                if n == self._chunk:
+                    view = memoryview(bytearray(self._chunk))
+            else:
+                n = self._handle.readinto(view[:want])
+                data = view[:n]
+            if not n:
                 break
             self._digest.update(data)
-            self._hashed += len(data)
+            self._hashed += n
         self._at = self._hashed
 
     def hexdigest(self) -> str:
