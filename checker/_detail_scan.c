@@ -23,6 +23,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 #if defined(__SSE2__)
@@ -153,9 +154,19 @@ static PyObject *ascii_str(const char *s, Py_ssize_t n)  /* s[0:n], all ASCII, a
 {
     if (n > KNOWN_LONGEST)
         return PyUnicode_DecodeASCII(s, n, NULL);
-    uint64_t hash = UINT64_C(0xcbf29ce484222325);  /* FNV-1a */
-    for (Py_ssize_t i = 0; i < n; i++)
-        hash = (hash ^ (unsigned char)s[i]) * UINT64_C(0x100000001b3);
+    uint64_t hash = (uint64_t)n, word;  /* eight bytes at a time, the last ones read again */
+    Py_ssize_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&word, s + i, 8);
+        hash = (hash ^ word) * UINT64_C(0x9e3779b97f4a7c15);
+        hash ^= hash >> 29;
+    }
+    if (i < n) {
+        word = 0;
+        memcpy(&word, s + i, (size_t)(n - i));
+        hash = (hash ^ word) * UINT64_C(0x9e3779b97f4a7c15);
+        hash ^= hash >> 29;
+    }
     size_t slot = (size_t)(hash ^ (hash >> 32)) & (KNOWN_SLOTS - 1);
     while (known[slot].str != NULL) {
         PyObject *str = known[slot].str;
@@ -300,9 +311,39 @@ typedef struct {
     Py_ssize_t at, end;
 } Cursor;
 
-static inline int literal_n(Cursor *c, const char *word, Py_ssize_t n)
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+
+/* whether a[0:n] == b[0:n]: eight bytes at a time, the last eight read again where n is not a multiple */
+INLINE int same_bytes(const unsigned char *a, const char *b, Py_ssize_t n)
 {
-    if (c->end - c->at < n || memcmp(c->s + c->at, word, (size_t)n) != 0)
+    uint64_t diff = 0, x, y;
+    Py_ssize_t i = 0;
+    if (n < 8) {
+        for (; i < n; i++)
+            diff |= (uint64_t)(a[i] ^ (unsigned char)b[i]);
+        return diff == 0;
+    }
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&x, a + i, 8);
+        memcpy(&y, b + i, 8);
+        diff |= x ^ y;
+    }
+    if (i < n) {
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        diff |= x ^ y;
+    }
+    return diff == 0;
+}
+
+/* (always inlined: each literal's length is then a constant, and its comparison a few word compares) */
+INLINE int literal_n(Cursor *c, const char *word, Py_ssize_t n)
+{
+    if (c->end - c->at < n || !same_bytes(c->s + c->at, word, n))
         return 0;
     c->at += n;
     return 1;
@@ -311,15 +352,34 @@ static inline int literal_n(Cursor *c, const char *word, Py_ssize_t n)
 #define literal(c, word) literal_n((c), (word), (Py_ssize_t)(sizeof(word) - 1))
 #define IS_DIGIT(ch) ((unsigned)((ch) - '0') < 10u)
 
-static inline int digits(Cursor *c)  /* [0-9]+ */
+#define ONES UINT64_C(0x0101010101010101)
+#define HIGHS UINT64_C(0x8080808080808080)
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_SCAN 1  /* the first byte marked in a word is found by counting its trailing zero bits */
+#endif
+
+INLINE int digits(Cursor *c)  /* [0-9]+ */
 {
     Py_ssize_t from = c->at;
+#ifdef WORD_SCAN
+    while (c->end - c->at >= 8) {  /* eight bytes at a time: each byte in '0'..'9' is marked, exactly */
+        uint64_t x, low, digit;
+        memcpy(&x, c->s + c->at, 8);
+        low = x & ~HIGHS;
+        digit = (ONES * (127 + '9' + 1) - low) & (low + ONES * (127 - ('0' - 1))) & ~x & HIGHS;
+        if (digit != HIGHS) {
+            c->at += __builtin_ctzll(~digit & HIGHS) >> 3;
+            return c->at > from;
+        }
+        c->at += 8;
+    }
+#endif
     while (c->at < c->end && IS_DIGIT(c->s[c->at]))
         c->at++;
     return c->at > from;
 }
 
-static inline int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
+INLINE int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
 {
     if (c->at < c->end && c->s[c->at] == '-')
         c->at++;
@@ -334,7 +394,7 @@ static inline int integer(Cursor *c)  /* -?(?:0|[1-9][0-9]*) */
     return digits(c);
 }
 
-static inline int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
+INLINE int number(Cursor *c)  /* integer(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)? */
 {
     if (!integer(c))
         return 0;
@@ -358,20 +418,24 @@ static inline int hex(unsigned char ch)
     return IS_DIGIT(ch) || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F');
 }
 
-#define ONES UINT64_C(0x0101010101010101)
-#define HIGHS UINT64_C(0x8080808080808080)
-
 /* the first i >= from with s[i] a quote, a backslash or a control character (below 0x20), or end; eight
  * bytes at a time while none of them is one (a word test that never misses one, then byte by byte) */
 static inline Py_ssize_t plain_run(const unsigned char *s, Py_ssize_t i, Py_ssize_t end)
 {
     while (end - i >= 8) {
-        uint64_t x, q, b;
+        uint64_t x, q, b, hit;
         memcpy(&x, s + i, 8);
         q = x ^ (ONES * '"');
         b = x ^ (ONES * '\\');
-        if ((((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x)) & HIGHS)
+        hit = (((q - ONES) & ~q) | ((b - ONES) & ~b) | ((x - ONES * 0x20) & ~x)) & HIGHS;
+        if (hit) {
+#ifdef WORD_SCAN
+            /* the lowest byte marked is the first one sought (a borrow marks only bytes after it) */
+            return i + (__builtin_ctzll(hit) >> 3);
+#else
             break;
+#endif
+        }
         i += 8;
     }
     while (i < end && s[i] != '"' && s[i] != '\\' && s[i] >= 0x20)
@@ -379,7 +443,7 @@ static inline Py_ssize_t plain_run(const unsigned char *s, Py_ssize_t i, Py_ssiz
     return i;
 }
 
-static int string(Cursor *c)  /* a JSON string: no control characters, only JSON's escapes */
+INLINE int string(Cursor *c)  /* a JSON string: no control characters, only JSON's escapes */
 {
     const unsigned char *s = c->s;
     Py_ssize_t i = c->at, end = c->end;
@@ -407,7 +471,7 @@ static int string(Cursor *c)  /* a JSON string: no control characters, only JSON
     }
 }
 
-static inline int boolean(Cursor *c)
+INLINE int boolean(Cursor *c)
 {
     return c->at < c->end && c->s[c->at] == 't' ? literal(c, "true") : literal(c, "false");
 }
@@ -515,13 +579,21 @@ static int scalar(const unsigned char *s, Py_ssize_t size, Py_ssize_t p, int asc
             c.at = back;
     }
     Py_ssize_t n = c.at - p;
-    if (!is_float && n <= 18) {  /* (up to 18 characters, sign included: the value fits in 64 bits) */
-        long long v = 0;
-        for (Py_ssize_t i = s[p] == '-' ? p + 1 : p; i < c.at; i++)
-            v = v * 10 + (s[i] - '0');
-        *out = PyLong_FromLongLong(s[p] == '-' ? -v : v);
-        *stop = c.at;
-        return *out == NULL ? -1 : 1;
+    if (!is_float && n <= 20) {  /* (up to 20 characters: the digits fit in 64 bits unless the sum overflows) */
+        int negative = s[p] == '-';
+        uint64_t v = 0;
+        int over = 0;
+        for (Py_ssize_t i = p + negative; i < c.at && !over; i++) {
+            uint64_t digit = (uint64_t)(s[i] - '0');
+            over = v > UINT64_MAX / 10 || (v == UINT64_MAX / 10 && digit > UINT64_MAX % 10);
+            v = v * 10 + digit;
+        }
+        if (!over && (!negative || v <= (uint64_t)1 << 63)) {
+            *out = !negative ? PyLong_FromUnsignedLongLong(v)
+                   : v == (uint64_t)1 << 63 ? PyLong_FromLongLong(LLONG_MIN) : PyLong_FromLongLong(-(long long)v);
+            *stop = c.at;
+            return *out == NULL ? -1 : 1;
+        }
     }
     char buf[64];
     if (n >= (Py_ssize_t)sizeof(buf))

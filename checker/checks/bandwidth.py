@@ -85,7 +85,26 @@ def _inputs(ctx, rules):
     if not capacity.ok:
         return None
     impl = ctx.measurements.impl_json if isinstance(ctx.measurements.impl_json, dict) else {}
-    return table, entry, throughput, how, capacity, declared_types(impl.get("input_data_types"), table), data
+    return table, entry, throughput, how, capacity, _declared_types(impl.get("input_data_types"), table), data
+
+
+_TYPES: dict[tuple[int, str | None], tuple[object, object]] = {}  # (id(table), text) -> (table, DeclaredTypes)
+
+
+def _declared_types(value, table):
+    """``declared_types(value, table)``, made once per table and text (results of a submitter declare the
+    same few); values other than a string or null are read each time."""
+    if value is not None and type(value) is not str:
+        return declared_types(value, table)
+    key = (id(table), value)
+    known = _TYPES.get(key)
+    if known is not None and known[0] is table:
+        return known[1]
+    types = declared_types(value, table)
+    if len(_TYPES) > 1024:
+        _TYPES.clear()
+    _TYPES[key] = (table, types)
+    return types
 
 
 @per_context

@@ -11,6 +11,7 @@ from checker.checks.base import check, finding
 from checker.checks.memo import per_context
 from checker.metrics.nic import parse_count, parse_system_network
 from checker.models.system import is_placeholder, validate_system
+from checker.models.system_core import system_validator  # noqa: F401  (validate_system's validator, imported with the checks)
 
 
 def _data(ctx):

@@ -126,14 +126,20 @@ def _plan(label: str) -> tuple[str, str | None] | None:
     return plan
 
 
+_UNSEEN = object()
+
+
 def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
     """Every field the summary and the detail log both carry and disagree on. ``detail`` is a
     :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``)."""
     out = []
     get = detail.get
     multi = str(get("effective_scenario") or "").replace(" ", "") == "MultiStream"
+    plans = _PLANS
     for label, text in summary.items():
-        plan = _PLANS[label] if label in _PLANS else _plan(label)
+        plan = plans.get(label, _UNSEEN)
+        if plan is _UNSEEN:
+            plan = _plan(label)
         if plan is None:
             continue
         key, per_query = plan
@@ -152,8 +158,16 @@ def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
             # the summary writes a word or a whole number as the detail log does: equal text is the same value
             # (no call per field); anything else, rates above all, is compared by _same
             kind = type(value)
-            if ((kind is str and text == value) or (kind is int and text == str(value))
-                    or (kind is bool and text == ("Yes" if value else "No")) or _same(text, value)):
+            if kind is str:
+                if text == value or _same(text, value):
+                    continue
+            elif kind is int:
+                if text == str(value) or _same(text, value):
+                    continue
+            elif kind is bool:
+                if text == ("Yes" if value else "No") or _same(text, value):
+                    continue
+            elif _same(text, value):
                 continue
             values, shown = [value], key
         out.append(Disagreement(label, shown, text, values[0]))

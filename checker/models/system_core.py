@@ -27,10 +27,12 @@ _COUNT = {"type": "int", "strict": True, "ge": 0}
 _TEXT = [{"type": "str"}, _INT, _FLOAT]
 
 
-def field_schema(name: str, rules: RoundRules, optional: bool) -> dict[str, Any]:
-    """The core schema of field ``name`` (as ``checker.models.system._field_type`` types it)."""
-    placeholder = {"type": "str", "pattern": placeholder_pattern(rules.system_fields.placeholders)}
-    extra: list = [placeholder] + ([{"type": "str", "max_length": 0}] if optional else [])
+def field_schema(name: str, rules: RoundRules, optional: bool, placeholder: str | None = None) -> dict[str, Any]:
+    """The core schema of field ``name`` (as ``checker.models.system._field_type`` types it); ``placeholder``:
+    the round's placeholder pattern, when the caller made it already."""
+    if placeholder is None:
+        placeholder = placeholder_pattern(rules.system_fields.placeholders)
+    extra: list = [{"type": "str", "pattern": placeholder}] + ([{"type": "str", "max_length": 0}] if optional else [])
     if name in COUNT_FIELDS:
         base = [_COUNT, {"type": "str", "pattern": r"^\s*\d+\s*$"}]
     elif name in COUNT_TEXT_FIELDS:
@@ -63,13 +65,14 @@ def _literal(values) -> dict[str, Any]:
 def fields_schema(rules: RoundRules) -> dict[str, Any]:
     """The ``model-fields`` core schema of the round's system description (``system_model``'s fields)."""
     sf = rules.system_fields
+    placeholder = placeholder_pattern(sf.placeholders)
     fields: dict[str, tuple[str, dict]] = {}
     for name in sf.required:
-        fields[name] = (name, field_schema(name, rules, optional=False))
+        fields[name] = (name, field_schema(name, rules, optional=False, placeholder=placeholder))
     for group in (sf.power, sf.network, sf.optional):
         for name in group:
             if name not in fields:
-                fields[name] = (name, field_schema(name, rules, optional=True))
+                fields[name] = (name, field_schema(name, rules, optional=True, placeholder=placeholder))
     return {"type": "model-fields", "computed_fields": [],
             "fields": {_py(name): {"type": "model-field", "schema": schema, "validation_alias": alias}
                        for name, (alias, schema) in fields.items()}}

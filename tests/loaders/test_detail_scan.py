@@ -240,7 +240,8 @@ def _decoded_at_once(text, parse=parse_detail_text) -> tuple:
 _VALUE_TEXTS = ['"Offline"', '""', '"x\\"y"', '"a\\\\b"', '"\\u00e9"', '"tab\there"', '"\u00e9t\u00e9"', '"\u20ac"',
                 '"\x7f\x1f"', '"unterminated', '"a', "0", "-0", "7", "-12", "01", "1.", "1.5", "-0.25", "1e5", "1E+5",
                 "1e-5", "1e", "1e+", "1.5e3", "2.", "00", "-", "-a", "123456789012345678", "-12345678901234567",
-                "1234567890123456789", "18446744073709551615", "9" * 70, "1e400", "-1e400", "0.1" + "0" * 80,
+                "1234567890123456789", "18446744073709551615", "18446744073709551616", "99999999999999999999",
+                "-9223372036854775808", "-9223372036854775809", "-18446744073709551615", "9" * 70, "1e400", "-1e400", "0.1" + "0" * 80,
                 "true", "false", "null", "tru", "nul", "falsey", "True", "NaN", "Infinity", "-Infinity", "[1, 2]",
                 "[]", "{}", '{"value": 3}', "[1,\n2]", " 5", "", "3 "]
 _TAIL_TEXTS = [_TAIL % ("false", "false"), (_TAIL % ("false", "false")).replace("1.5", "01"),
@@ -474,3 +475,17 @@ def test_short_ascii_keys_are_one_object_for_every_log():
     assert [a is b for a, b in zip(one.raw, two.raw)] == [True, False, True]
     if summary is not None:
         assert next(iter(summary("Result is : VALID\n"))) is next(iter(summary(" Result is:x")))
+
+
+@needs_tail
+@pytest.mark.parametrize("run", [1, 7, 8, 9, 15, 16, 17, 30])
+@pytest.mark.parametrize("after", ["/", ":", "0", "\u00b0", "\u00b5", "\u00b9", "\u00ba", ".", "e", ","])
+def test_the_tail_test_reads_long_digit_runs_as_the_regular_expression(run, after):
+    """Digits are read eight at a time: a run of any length, ended by any character (the ASCII neighbours of
+    the digits, and the Latin-1 characters whose low seven bits are a digit's)."""
+    digits = "123456789" * 4
+    base = _TAIL % ("false", "true")
+    for old in ("1.5", '"line_no": 1', '"tid": 2'):
+        for new in (digits[:run], digits[:run] + after + digits[:run]):
+            tail = base.replace(old, old.rsplit(" ", 1)[0] + " " + new if " " in old else new)
+            assert tail_ok(tail, 0, len(tail)) == _regex(tail, 0, len(tail)), tail
