@@ -12,8 +12,10 @@ is on the stack (outermost call only):
 
 It prints the stage's instructions and those of the whole check (as benchmarks/instructions.py counts
 them, less the imports), in millions. The collection is switched with callgrind's client request from a
-tiny helper library compiled on the fly (needs a C compiler and valgrind's headers). Like
-instructions.py, use a small tree: callgrind runs about 50x slower than the plain interpreter.
+tiny extension module compiled on the fly (needs a C compiler and valgrind's headers); the stage count
+includes the wrappers' own few instructions per call, the same for any checkout. ``--only`` counts some
+of the stage functions, ``--out`` keeps the callgrind file (for callgrind_annotate). Like instructions.py,
+use a small tree: callgrind runs about 50x slower than the plain interpreter.
 """
 
 from __future__ import annotations

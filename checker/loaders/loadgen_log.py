@@ -51,9 +51,10 @@ class DetailLog:
     """The parsed content of one ``mlperf_log_detail.txt``.
 
     Entries are decoded lazily: the key of every line is read at parse time, but the JSON of a
-    line is only decoded when its value is asked for (``loaded_qsl_set`` lines can be megabytes).
-    Lines flagged as errors or warnings, and lines that do not look like complete JSON objects,
-    are decoded at once so that problems are known after parsing.
+    line is only decoded when its value is asked for (``loaded_qsl_set`` lines can be megabytes;
+    with the C extension, the first value asked decodes every plain scalar value of the log at once,
+    see :meth:`_decode`). Lines flagged as errors or warnings, and lines that do not look like
+    complete JSON objects, are decoded at once so that problems are known after parsing.
     """
 
     path: str
