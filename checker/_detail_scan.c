@@ -5,8 +5,6 @@
  *   tail_ok      the test of a detail-log line's tail that reading a value alone relies on (_LINE_TAIL);
  *   summary      the pairs of an mlperf_log_summary.txt (checker.loaders.loadgen_log.parse_summary_text);
  *   entry_lines  the entry lines of a block of an accuracy log (checker.loaders.accuracy_entries._LINE_RE);
- *   long_lines   whether a block of an accuracy log has long lines (accuracy_entries.AccuracyEntries._take);
- *   unhex        binascii.unhexlify, None for what it refuses (the data of a long accuracy-log line).
  * All of them read only inside the text or bytes they are given and never raise on any input but for what a
  * callback raises or memory errors.
  *
@@ -940,109 +938,12 @@ done:
     return out;
 }
 
-/* ------------------------------------------------------------------ long-line blocks and their hex data
- *
- * long_lines(buf, end, width): whether end > width * (buf.count(b"\n", 0, end) + 1), the test by which
- *   accuracy_entries reads a block line by line, counting newlines only as far as the answer needs them.
- * unhex(data): binascii.unhexlify(data), or None where it raises (an odd number of digits, a character that
- *   is not a hex digit): sixteen digits at a time where SSE2 is there.
- */
-static PyObject *long_lines(PyObject *self, PyObject *args)
-{
-    Py_buffer view;
-    Py_ssize_t end, width;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*nn", &view, &end, &width))
-        return NULL;
-    const char *s = (const char *)view.buf;
-    Py_ssize_t stop = end;  /* where the count stops, as bytes.count takes its end */
-    if (stop < 0)
-        stop = stop + view.len < 0 ? 0 : stop + view.len;
-    if (stop > view.len)
-        stop = view.len;
-    Py_ssize_t count = 0, pos = 0;
-    int longer = 1;
-    for (;;) {
-        if (width > 0 && end <= width * (count + 1)) {  /* (a newline more only makes width * (count + 1) larger) */
-            longer = 0;
-            break;
-        }
-        const char *nl = pos < stop ? memchr(s + pos, '\n', (size_t)(stop - pos)) : NULL;
-        if (nl == NULL) {
-            longer = end > width * (count + 1);
-            break;
-        }
-        count++;
-        pos = nl - s + 1;
-    }
-    PyBuffer_Release(&view);
-    return PyBool_FromLong(longer);
-}
-
-static const signed char HEX_VALUE[256] = {
-    ['0'] = 0 + 1, ['1'] = 1 + 1, ['2'] = 2 + 1, ['3'] = 3 + 1, ['4'] = 4 + 1, ['5'] = 5 + 1, ['6'] = 6 + 1,
-    ['7'] = 7 + 1, ['8'] = 8 + 1, ['9'] = 9 + 1, ['a'] = 10 + 1, ['b'] = 11 + 1, ['c'] = 12 + 1, ['d'] = 13 + 1,
-    ['e'] = 14 + 1, ['f'] = 15 + 1, ['A'] = 10 + 1, ['B'] = 11 + 1, ['C'] = 12 + 1, ['D'] = 13 + 1, ['E'] = 14 + 1,
-    ['F'] = 15 + 1,
-};  /* a hex digit's value plus one; 0: not a hex digit */
-
-static PyObject *unhex(PyObject *self, PyObject *args)
-{
-    Py_buffer view;
-    (void)self;
-    if (!PyArg_ParseTuple(args, "y*", &view))
-        return NULL;
-    const unsigned char *s = (const unsigned char *)view.buf;
-    Py_ssize_t n = view.len;
-    PyObject *out = NULL;
-    if (n % 2 == 0 && (out = PyBytes_FromStringAndSize(NULL, n / 2)) != NULL) {
-        unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out);
-        Py_ssize_t i = 0;
-        int bad = 0;
-#if defined(__SSE2__)
-        const __m128i zero = _mm_setzero_si128(), nine = _mm_set1_epi8(9), five = _mm_set1_epi8(5);
-        const __m128i low = _mm_set1_epi16(0x00ff);
-        for (; i + 16 <= n; i += 16) {
-            __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-            __m128i d = _mm_sub_epi8(x, _mm_set1_epi8('0'));                                 /* '0'..'9' -> 0..9 */
-            __m128i l = _mm_sub_epi8(_mm_or_si128(x, _mm_set1_epi8(0x20)), _mm_set1_epi8('a'));  /* a-f, A-F -> 0..5 */
-            __m128i is_d = _mm_cmpeq_epi8(_mm_min_epu8(d, nine), d), is_l = _mm_cmpeq_epi8(_mm_min_epu8(l, five), l);
-            if (_mm_movemask_epi8(_mm_or_si128(is_d, is_l)) != 0xffff) {
-                bad = 1;
-                break;
-            }
-            __m128i v = _mm_or_si128(_mm_and_si128(is_d, d), _mm_and_si128(is_l, _mm_add_epi8(l, _mm_set1_epi8(10))));
-            __m128i pair = _mm_or_si128(_mm_slli_epi16(_mm_and_si128(v, low), 4), _mm_srli_epi16(v, 8));
-            _mm_storel_epi64((__m128i *)(o + i / 2), _mm_packus_epi16(pair, zero));
-        }
-#endif
-        for (; !bad && i < n; i += 2) {
-            int hi = HEX_VALUE[s[i]], lo = HEX_VALUE[s[i + 1]];
-            if (hi == 0 || lo == 0)
-                bad = 1;
-            else
-                o[i / 2] = (unsigned char)(((hi - 1) << 4) | (lo - 1));
-        }
-        if (bad)
-            Py_CLEAR(out);
-    } else if (n % 2 == 0) {
-        PyBuffer_Release(&view);
-        return NULL;  /* (no memory) */
-    }
-    PyBuffer_Release(&view);
-    if (out == NULL)
-        Py_RETURN_NONE;
-    return out;
-}
-
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
     {"entry_lines", entry_lines, METH_VARARGS, "entry_lines(buf, end) -> (rows, events, lines, fresh)"},
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
     {"values", values, METH_VARARGS, "values(raw, cache) -> None: the plain values of a detail log's entries into cache"},
     {"summary", summary, METH_VARARGS, "summary(text) -> the key/value pairs of a summary log, or None"},
-    {"long_lines", long_lines, METH_VARARGS, "long_lines(buf, end, width) -> end > width * (newlines in buf[:end] + 1)"},
-    {"unhex", unhex, METH_VARARGS, "unhex(data) -> binascii.unhexlify(data), or None where it raises"},
     {NULL, NULL, 0, NULL},
 };
 

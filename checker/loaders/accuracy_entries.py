@@ -75,8 +75,6 @@ def _unhex(data) -> bytes | None:
         return None
 
 
-_LONG_LINES = compiled("long_lines") or _long_lines  # (in C: newlines counted only as far as the answer needs)
-_UNHEX = compiled("unhex") or _unhex  # (in C: sixteen digits at a time)
 
 
 def _parse_entry_line(line: str) -> tuple[tuple | None, str | None]:
@@ -204,7 +202,7 @@ class AccuracyEntries:
             read = _LONG_BLOCK(buf, end, LONG_LINE_BYTES)  # (None: a short-line block)
             if read is not None:
                 return self._merge(read, state)
-        elif _LONG_LINES(buf, end, LONG_LINE_BYTES):
+        elif _long_lines(buf, end, LONG_LINE_BYTES):
             return self._take_long(buf, end, state)
         if _ENTRY_LINES is not None:
             return self._merge(_ENTRY_LINES(buf, end), state)
@@ -278,7 +276,7 @@ class AccuracyEntries:
                 stop = buf.find(b'"', start, stop_line)
                 tail = _TAIL_BYTES_RE.fullmatch(buf, stop + 1, stop_line) if stop >= 0 else None
                 if tail is not None:
-                    raw = _UNHEX(view[start:stop])  # only hex digits, in pairs (else None)
+                    raw = _unhex(view[start:stop])  # only hex digits, in pairs (else None)
                     if raw is not None:
                         token_data, count = tail.groups()
                         row = (int(head.group(1)), view[start:stop], token_data or None,

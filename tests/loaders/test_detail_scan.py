@@ -102,7 +102,7 @@ def test_a_flag_far_from_the_line_end_is_not_a_flag_in_either_walk():
 def test_the_python_walk_is_used_when_asked(monkeypatch):
     """MLPC_PURE_PYTHON (read when the module is imported) leaves the C code out: the logs read the same."""
     monkeypatch.setenv("MLPC_PURE_PYTHON", "1")
-    names = ("scan", "tail_ok", "entry_lines", "values", "summary", "long_lines", "unhex")
+    names = ("scan", "tail_ok", "entry_lines", "values", "summary")
     assert all(compiled(name) is None for name in names)
     for name in ("_SCAN", "_VALUES", "_SUMMARY"):
         monkeypatch.setattr(loadgen_log, name, None)
@@ -408,55 +408,6 @@ def test_every_real_summary_log_reads_the_same():
             assert loadgen_log.parse_summary_text(text) == loadgen_log._summary_lines(text), folder
             count += 1
     assert count > 300
-
-
-# --------------------------------------------------------------------------- accuracy-log blocks
-
-long_lines = compiled("long_lines")
-unhex = compiled("unhex")
-needs_blocks = pytest.mark.skipif((long_lines is None or unhex is None) and not os.environ.get("CI"),
-                                  reason="the C extension checker._detail_scan is not built here")
-
-
-@needs_blocks
-@settings(max_examples=500)
-@given(st.lists(st.sampled_from([b"x", b"\n", b"abc", b"y" * 100, b"\n\n"]), max_size=30).map(b"".join),
-       st.integers(-40, 3000), st.sampled_from([-5, 0, 1, 2, 7, 512]))
-def test_the_long_line_test_is_the_newline_count(buf, end, width):
-    from checker.loaders.accuracy_entries import _long_lines
-
-    assert long_lines(buf, end, width) is _long_lines(buf, end, width)
-    assert long_lines(memoryview(buf), end, width) is _long_lines(buf, end, width)
-
-
-def _unhexlify(data):
-    import binascii
-
-    try:
-        return binascii.unhexlify(data)
-    except binascii.Error:
-        return None
-
-
-@needs_blocks
-@settings(max_examples=500)
-@given(st.binary(max_size=40), st.integers(0, 80), st.sampled_from(b"0123456789abcdefABCDEFgG/:@`\x00\x80\xc1\xe6 \n"))
-def test_unhex_is_unhexlify(data, at, odd):
-    digits = data.hex().encode()
-    for case in (digits, digits.upper(), digits[:-1], digits[:at] + bytes([odd]) + digits[at + 1:],
-                 digits[:at] + bytes([odd]) + digits[at:]):
-        assert unhex(case) == _unhexlify(case), case
-        assert unhex(memoryview(b"xx" + case)[2:]) == _unhexlify(case)
-
-
-@needs_blocks
-def test_unhex_takes_every_byte_in_every_place():
-    base = bytes(range(256)).hex().encode() * 2
-    assert unhex(base) == bytes(range(256)) * 2 and unhex(b"") == b""
-    for byte in range(256):
-        for at in (0, 1, 15, 16, 17, 31, 33, len(base) - 1):
-            case = base[:at] + bytes([byte]) + base[at + 1:]
-            assert unhex(case) == _unhexlify(case), (byte, at)
 
 
 @needs_scan
