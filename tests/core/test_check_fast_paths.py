@@ -5,11 +5,15 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from checker.checks import bandwidth, log_record
 from checker.checks.memo import forget
 from checker.checks.performance import reported_value
 from checker.loaders.detect import rules_for
+from checker.loaders.rules import load_rules
+from checker.metrics.accuracy_metrics import read_accuracy
 from checker.loaders.tree import load_submitter, load_top
 from checker.metrics.bandwidth import declared_types, load_appendix_b
 from checker.metrics.run_record import Bounds
@@ -60,3 +64,40 @@ def test_remembered_readings_are_fresh_ones(root):
             assert facts[2] == tuple(model.compliance_tests)
         forget()
     assert seen
+
+
+BOUNDARIES = ["\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]
+PIECES = st.sampled_from(["'tokens_per_sample': 291.5", "'tokens_per_sample':\t12", "'tokens_per_sample': x",
+                          "'tokens_per_sample': -3", "'gen_len': 100 'gen_num': 4", "tokens_per_sample", "hash=abc",
+                          "{'rouge1': 1, 'tokens_per_sample': 7.5}", " 50%|#####| 2/4", "", "'gen_num':", "é ",
+                          *BOUNDARIES])
+
+
+def _figures(text: str, metric: str, pattern: str):
+    whole = read_accuracy(text, {metric: pattern}, [(metric, 0.0)], []).values.get(metric)
+    return whole, read_accuracy(log_record._lines_with(text, pattern), {metric: pattern}, [(metric, 0.0)], []
+                                ).values.get(metric)
+
+
+@settings(max_examples=400)
+@given(st.lists(PIECES, max_size=12))
+def test_figure_from_the_lines_holding_the_pattern(pieces):
+    text = "".join(pieces)
+    for metric in ("TOKENS_PER_SAMPLE", "GEN_LEN", "GEN_NUM"):
+        whole, part = _figures(text, metric, load_rules("v6.0").accuracy_patterns[metric])
+        assert whole == part, (metric, text)
+    whole, part = _figures(text, "X", r"tokens_per_sample':\s([\d.]+)")  # no leading .*: the whole text is read
+    assert whole == part
+
+
+@pytest.mark.parametrize("root", TREES, ids=os.path.basename)
+def test_figures_of_real_accuracy_files(root):
+    for rules, result in _results(root):
+        text = result.accuracy.accuracy_txt
+        if not text:
+            continue
+        for metric in ("TOKENS_PER_SAMPLE", "GEN_LEN", "GEN_NUM"):
+            pattern = rules.accuracy_patterns.get(metric)
+            if pattern:
+                whole, part = _figures(text, metric, pattern)
+                assert whole == part, (result.rel, metric)
