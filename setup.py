@@ -18,6 +18,7 @@ from setuptools import Extension, find_packages, setup
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = {"rules": ["*.yaml"], "schemas": ["*.json"], "audits": ["*.yaml"]}
+GRAMMAR = "checker/_entry_grammar.h"  # the accuracy-log entry grammar both log extensions include
 TESTS = sorted(name for name in os.listdir(os.path.join(HERE, "audits"))
                if name.startswith("TEST") and os.path.isdir(os.path.join(HERE, "audits", name)))
 
@@ -27,7 +28,8 @@ setup(
     package_dir={f"checker._data.{name}": name for name in DATA},
     package_data={**{f"checker._data.{name}": globs for name, globs in DATA.items()},
                   **{f"checker._data.audits.{test}": ["*"] for test in TESTS}},
-    ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], optional=True),
+    ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], depends=[GRAMMAR], optional=True),
                  Extension("checker._power_scan", ["checker/_power_scan.c"], optional=True),
-                 Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], optional=True)],
+                 Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], depends=[GRAMMAR],
+                           optional=True)],
 )

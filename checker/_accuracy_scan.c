@@ -14,99 +14,9 @@
 #include <Python.h>
 #include <string.h>
 
-typedef struct {
-    const char *s;
-    Py_ssize_t at, end;
-} Bytes;
+#include "_entry_grammar.h"
 
-static int b_literal(Bytes *c, const char *word, size_t n)
-{
-    if ((size_t)(c->end - c->at) < n || memcmp(c->s + c->at, word, n) != 0)
-        return 0;
-    c->at += (Py_ssize_t)n;
-    return 1;
-}
-#define LIT(c, w) b_literal((c), (w), sizeof(w) - 1)
-
-static int b_digit(const Bytes *c)
-{
-    return c->at < c->end && c->s[c->at] >= '0' && c->s[c->at] <= '9';
-}
-
-static int b_natural(Bytes *c)  /* 0|[1-9][0-9]* */
-{
-    if (!b_digit(c))
-        return 0;
-    if (c->s[c->at++] == '0')
-        return 1;
-    while (b_digit(c))
-        c->at++;
-    return 1;
-}
-
-static signed char HEXVAL[256];
-
-static int b_hex(Bytes *c)  /* "[0-9A-Fa-f]*" */
-{
-    if (!LIT(c, "\""))
-        return 0;
-    while (c->at < c->end && HEXVAL[(unsigned char)c->s[c->at]] >= 0)
-        c->at++;
-    return LIT(c, "\"");
-}
-
-/* the head of an entry line, up to the data's opening quote: spans of qsl_idx; 0 when it is not one */
-static int head(Bytes *c, Py_ssize_t span[2])
-{
-    if (!LIT(c, "{ \"seq_id\" : ") || !b_natural(c) || !LIT(c, ", \"qsl_idx\" : "))
-        return 0;
-    span[0] = c->at;
-    if (!b_natural(c))
-        return 0;
-    span[1] = c->at;
-    return LIT(c, ", \"data\" : \"");
-}
-
-/* what follows the data's closing quote: spans of token_data and token_count (-1 when absent) */
-static int tail(Bytes *c, Py_ssize_t span[4])
-{
-    span[0] = span[1] = span[2] = span[3] = -1;
-    if (LIT(c, ", \"token_data\" : ")) {
-        span[0] = c->at + 1;
-        if (!b_hex(c))
-            return 0;
-        span[1] = c->at - 1;
-    }
-    if (LIT(c, ", \"token_count\" : ")) {
-        span[2] = c->at;
-        if (c->at < c->end && c->s[c->at] == '-')
-            c->at++;
-        if (!b_natural(c))
-            return 0;
-        span[3] = c->at;
-    }
-    if (!LIT(c, " }"))
-        return 0;
-    if (c->at < c->end && c->s[c->at] == ',')
-        c->at++;
-    return c->at == c->end;
-}
-
-static PyObject *number_at(const char *s, Py_ssize_t from, Py_ssize_t to)
-{
-    char small[32];
-    if (to - from < (Py_ssize_t)sizeof(small)) {
-        memcpy(small, s + from, (size_t)(to - from));
-        small[to - from] = '\0';
-        return PyLong_FromString(small, NULL, 10);
-    }
-    PyObject *text = PyUnicode_FromStringAndSize(s + from, to - from);
-    if (text == NULL)
-        return NULL;
-    PyObject *out = PyLong_FromUnicodeObject(text, 10);
-    Py_DECREF(text);
-    return out;
-}
+static signed char HEXVAL[256];  /* a hex digit's value; -1: not a hex digit */
 
 /* the data s[from:to] decoded (an even number of hex digits), NULL without an error set when it is not hex */
 static PyObject *decoded(const char *s, Py_ssize_t from, Py_ssize_t to, int *bad)
@@ -175,13 +85,13 @@ static PyObject *long_lines(PyObject *self, PyObject *args)
         Bytes c = {s, pos, stop};
         PyObject *item = NULL;
         number++;
-        if (head(&c, qsl)) {
+        if (entry_head(&c, qsl)) {
             Py_ssize_t start = c.at;
             const char *quote = memchr(s + start, '"', (size_t)(stop - start));
             if (quote != NULL) {
                 Py_ssize_t close = quote - s;
                 Bytes t = {s, close + 1, stop};
-                if (tail(&t, span)) {
+                if (entry_tail(&t, span)) {
                     int bad;
                     PyObject *raw = decoded(s, start, close, &bad);
                     if (raw == NULL && !bad)

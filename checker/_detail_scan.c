@@ -776,101 +776,20 @@ static PyObject *summary(PyObject *self, PyObject *args)
  * row came after the last event). The grammar reads left to right without going back, as the regular
  * expression does on these lines.
  */
-typedef struct {
-    const char *s;
-    Py_ssize_t at, end;
-} Bytes;
+#include "_entry_grammar.h"
 
-static int b_literal(Bytes *c, const char *word)
-{
-    size_t n = strlen(word);
-    if ((size_t)(c->end - c->at) < n || memcmp(c->s + c->at, word, n) != 0)
-        return 0;
-    c->at += (Py_ssize_t)n;
-    return 1;
-}
-
-static int b_digit(const Bytes *c)
-{
-    return c->at < c->end && c->s[c->at] >= '0' && c->s[c->at] <= '9';
-}
-
-static int b_natural(Bytes *c)  /* 0|[1-9][0-9]* */
-{
-    if (!b_digit(c))
-        return 0;
-    if (c->s[c->at++] == '0')
-        return 1;
-    while (b_digit(c))
-        c->at++;
-    return 1;
-}
-
-static int b_hex(Bytes *c)  /* "[0-9A-Fa-f]*" */
-{
-    if (!b_literal(c, "\""))
-        return 0;
-    while (c->at < c->end) {
-        char ch = c->s[c->at];
-        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F')))
-            break;
-        c->at++;
-    }
-    return b_literal(c, "\"");
-}
-
-/* parse one entry line; on success fill the spans and return 1 */
+/* parse one entry line; on success fill the spans (qsl_idx, data's digits, token_data's digits, token_count)
+   and return 1 */
 static int entry_line(Bytes *c, Py_ssize_t span[8])
 {
-    if (!b_literal(c, "{ \"seq_id\" : ") || !b_natural(c) || !b_literal(c, ", \"qsl_idx\" : "))
+    if (!entry_head(c, span))
         return 0;
-    span[0] = c->at;
-    if (!b_natural(c))
-        return 0;
-    span[1] = c->at;
-    if (!b_literal(c, ", \"data\" : "))
-        return 0;
-    span[2] = c->at + 1;
-    if (!b_hex(c))
-        return 0;
-    span[3] = c->at - 1;
-    span[4] = span[5] = span[6] = span[7] = -1;
-    if (b_literal(c, ", \"token_data\" : ")) {
-        span[4] = c->at + 1;
-        if (!b_hex(c))
-            return 0;
-        span[5] = c->at - 1;
-    }
-    if (b_literal(c, ", \"token_count\" : ")) {
-        span[6] = c->at;
-        if (c->at < c->end && c->s[c->at] == '-')
-            c->at++;
-        if (!b_natural(c))
-            return 0;
-        span[7] = c->at;
-    }
-    if (!b_literal(c, " }"))
-        return 0;
-    if (c->at < c->end && c->s[c->at] == ',')
-        c->at++;
-    return c->at == c->end;
+    span[2] = c->at;
+    b_hex_digits(c);
+    span[3] = c->at;
+    return LIT(c, "\"") && entry_tail(c, span + 4);
 }
 
-static PyObject *number_at(const char *s, Py_ssize_t from, Py_ssize_t to)
-{
-    char small[32];
-    if (to - from < (Py_ssize_t)sizeof(small)) {
-        memcpy(small, s + from, (size_t)(to - from));
-        small[to - from] = '\0';
-        return PyLong_FromString(small, NULL, 10);
-    }
-    PyObject *text = PyUnicode_FromStringAndSize(s + from, to - from);
-    if (text == NULL)
-        return NULL;
-    PyObject *out = PyLong_FromUnicodeObject(text, 10);
-    Py_DECREF(text);
-    return out;
-}
 
 static PyObject *row(const char *s, const Py_ssize_t span[8])
 {
