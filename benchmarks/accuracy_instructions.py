@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
-import subprocess
 import sys
+
+from instructions import callgrind_count  # (this folder: the scripts run from it)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -71,13 +71,7 @@ print(len(results), len(tests), len(texts), file=sys.stderr)
 
 
 def collected(code: str, tree: str, round_name: str, run: bool) -> int:
-    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                           "-c", PROGRAM, code, tree, round_name, "1" if run else "0"],
-                          capture_output=True, text=True)
-    match = re.search(r"Collected : (\d+)", proc.stderr)
-    if proc.returncode != 0 or match is None:
-        raise SystemExit(f"callgrind run failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    return int(match.group(1))
+    return callgrind_count(PROGRAM, [code, tree, round_name, "1" if run else "0"])
 
 
 def main() -> int:

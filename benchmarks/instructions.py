@@ -37,14 +37,19 @@ if sys.argv[4] == "1":
 """
 
 
-def collected(code: str, tree: str, round_name: str, run: bool) -> int:
-    proc = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
-                           "-c", PROGRAM, code, tree, round_name, "1" if run else "0"],
-                          capture_output=True, text=True)
+def callgrind_count(program: str, args: list[str], options: tuple[str, ...] = (), out: str = "/dev/null") -> int:
+    """Instructions callgrind collects running ``python -c program *args`` (``options``: callgrind's own);
+    the other instruction benchmarks count through this too."""
+    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *options, sys.executable,
+                           "-c", program, *args], capture_output=True, text=True)
     match = re.search(r"Collected : (\d+)", proc.stderr)
     if proc.returncode != 0 or match is None:
         raise SystemExit(f"callgrind run failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
     return int(match.group(1))
+
+
+def collected(code: str, tree: str, round_name: str, run: bool) -> int:
+    return callgrind_count(PROGRAM, [code, tree, round_name, "1" if run else "0"])
 
 
 def main() -> int:

@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import shutil
 import subprocess
 import sys
 import sysconfig
 import tempfile
+
+from instructions import callgrind_count  # (this folder: the scripts run from it)
 
 HELPER = r"""
 #include <Python.h>
@@ -83,13 +84,8 @@ STAGES = "parse_log,_parse_detail,load_compliance,get"
 
 def collected(code: str, tree: str, round_name: str, mode: str, helper: str, only: str = STAGES,
               out: str = "/dev/null") -> int:
-    extra = ["--collect-atstart=no"] if mode == "stage" else []
-    proc = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *extra, sys.executable,
-                           "-c", PROGRAM, code, tree, round_name, mode, helper, only], capture_output=True, text=True)
-    match = re.search(r"Collected : (\d+)", proc.stderr)
-    if proc.returncode != 0 or match is None:
-        raise SystemExit(f"callgrind run failed ({proc.returncode}):\n{proc.stderr[-2000:]}")
-    return int(match.group(1))
+    options = ("--collect-atstart=no",) if mode == "stage" else ()
+    return callgrind_count(PROGRAM, [code, tree, round_name, mode, helper, only], options, out)
 
 
 def main() -> int:
