@@ -14,15 +14,9 @@ of the tree) and prints the difference in millions of instructions. Needs valgri
 
 from __future__ import annotations
 
-import argparse
-import os
-import shutil
 import sys
 
-from instructions import callgrind_count  # (this folder: the scripts run from it)
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
+from instructions import main  # (this folder: the scripts run from it)
 
 PROGRAM = r"""
 import os, sys
@@ -70,25 +64,5 @@ print(len(results), len(tests), len(texts), file=sys.stderr)
 """
 
 
-def collected(code: str, tree: str, round_name: str, run: bool) -> int:
-    return callgrind_count(PROGRAM, [code, tree, round_name, "1" if run else "0"])
-
-
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tree", help="submission tree (keep it small)")
-    parser.add_argument("--round", required=True, help="round rules (v4.1, v5.0, v5.1, v6.0)")
-    parser.add_argument("--code", default=REPO, help="checkout whose checker package is measured")
-    args = parser.parse_args()
-    if shutil.which("valgrind") is None:
-        print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
-        return 2
-    code = os.path.abspath(args.code)
-    base = collected(code, args.tree, args.round, run=False)
-    total = collected(code, args.tree, args.round, run=True)
-    print(f"{code}: accuracy readers on {args.tree} = {(total - base) / 1e6:,.1f} M instructions")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(PROGRAM, "accuracy readers on {tree}", __doc__, digits=1))

@@ -48,23 +48,25 @@ def callgrind_count(program: str, args: list[str], options: tuple[str, ...] = ()
     return int(match.group(1))
 
 
-def collected(code: str, tree: str, round_name: str, run: bool) -> int:
-    return callgrind_count(PROGRAM, [code, tree, round_name, "1" if run else "0"])
+def collected(code: str, tree: str, round_name: str, run: bool, program: str = PROGRAM) -> int:
+    return callgrind_count(program, [code, tree, round_name, "1" if run else "0"])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def main(program: str = PROGRAM, what: str = "check_tree({tree})", doc: str = __doc__, digits: int = 0) -> int:
+    """Count ``program`` run with and without its work (its fourth argument "1" or "0") and print the
+    difference as ``what``; the accuracy-reader count runs through here with its own program."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("tree", help="submission tree to check (keep it small)")
-    parser.add_argument("--round", required=True, help="round rules (v4.1, v5.0, v5.1)")
+    parser.add_argument("--round", required=True, help="round rules (v4.1, v5.0, v5.1, v6.0, v6.1)")
     parser.add_argument("--code", default=REPO, help="checkout whose checker package is measured")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
         print("valgrind is not installed (apt-get install valgrind)", file=sys.stderr)
         return 2
     code = os.path.abspath(args.code)
-    base = collected(code, args.tree, args.round, run=False)
-    total = collected(code, args.tree, args.round, run=True)
-    print(f"{code}: check_tree({args.tree}) = {(total - base) / 1e6:,.0f} M instructions")
+    base = collected(code, args.tree, args.round, run=False, program=program)
+    total = collected(code, args.tree, args.round, run=True, program=program)
+    print(f"{code}: {what.format(tree=args.tree)} = {(total - base) / 1e6:,.{digits}f} M instructions")
     return 0
 
 
