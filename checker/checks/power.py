@@ -187,8 +187,7 @@ def no_power_samples_in_window(ctx, rules):
             continue
         if spl is None:
             continue  # spl.txt missing (ST019 / PW001) or unreadable (PW012)
-        inside = [w for w in window_watts(spl, window.begin, window.end) if w > 0]
-        if not inside:
+        if not any(w > 0 for w in window_watts(spl, window.begin, window.end)):
             first = from_us(spl.us[0]).strftime("%m-%d-%Y %H:%M:%S") if spl.us else "none"
             yield finding(f"{_perf(ctx)}/{name}/spl.txt",
                           f"no power samples falling in power range {window.begin:%m-%d-%Y %H:%M:%S.%f}"

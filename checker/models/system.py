@@ -60,8 +60,16 @@ def placeholder_pattern(words: list[str]) -> str:
     return r"^\s*(" + "|".join(_ci(w) for w in words) + r")\s*$"
 
 
+_LOWERED: list = [None, frozenset()]  # the placeholder list lowered last, and its words in lower case
+
+
 def is_placeholder(value: Any, rules: RoundRules) -> bool:
-    return isinstance(value, str) and value.strip().lower() in {p.lower() for p in rules.system_fields.placeholders}
+    if not isinstance(value, str):
+        return False
+    words = rules.system_fields.placeholders
+    if _LOWERED[0] is not words:  # (asked for every field of every system: the words are lowered once)
+        _LOWERED[:] = [words, frozenset(p.lower() for p in words)]
+    return value.strip().lower() in _LOWERED[1]
 
 
 def _no_accelerators(data: dict) -> bool:
