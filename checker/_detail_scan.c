@@ -836,13 +836,8 @@ static PyObject *entry_lines(PyObject *self, PyObject *args)
             Py_DECREF(item);
             fresh = 1;
         } else {
-            PyObject *event = Py_BuildValue("(nny#O)", PyList_GET_SIZE(rows), number, s + pos, stop - pos,
-                                            fresh ? Py_True : Py_False);
-            if (event == NULL || PyList_Append(events, event) < 0) {
-                Py_XDECREF(event);
+            if (add_event(events, rows, number, s + pos, stop - pos, fresh) < 0)
                 goto done;
-            }
-            Py_DECREF(event);
             fresh = 0;
         }
         if (nl == NULL)

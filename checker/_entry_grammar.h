@@ -115,4 +115,17 @@ static inline PyObject *number_at(const char *s, Py_ssize_t from, Py_ssize_t to)
     return out;
 }
 
+/* a line of a block that is not a row, for the careful reading in Python: (rows before it, its number from 1,
+   its bytes, whether a row came since the previous such line) appended to ``events``; -1 on a memory error */
+static inline int add_event(PyObject *events, PyObject *rows, Py_ssize_t number, const char *line, Py_ssize_t len,
+                            int fresh)
+{
+    PyObject *event = Py_BuildValue("(nny#O)", PyList_GET_SIZE(rows), number, line, len, fresh ? Py_True : Py_False);
+    if (event == NULL)
+        return -1;
+    int failed = PyList_Append(events, event) < 0;
+    Py_DECREF(event);
+    return failed ? -1 : 0;
+}
+
 #endif
