@@ -2,8 +2,10 @@
  * code that gives the same answer, which runs where this is not built or MLPC_PURE_PYTHON is set):
  *   spl_records  the records of a spl.txt, as checker.metrics.power._parse_spl_numpy reads them;
  *   ptd_lines    the lines of a ptd_logs.txt the PTD walk looks at, as checker.metrics.ptd_read._read_numpy
- *                finds them, grouped by their text after the stamp.
- * Both take a file's bytes whole, or return None, having read nothing, when the file is not of the common
+ *                finds them, grouped by their text after the stamp;
+ *   epochs, window  a group's stamps as epochs, and split by a time window, as checker.metrics.ptd_read's
+ *                PtdLog.epochs and checker.metrics.ptd_log's walk do with numpy.
+ * spl_records and ptd_lines take a file's bytes whole, or return None, having read nothing, when the file is not of the common
  * form (the Python reading then decides): ASCII, no line break but "\n" and "\r\n" (ptd_lines: no NUL).
  * They read only inside the bytes they are given and never raise on any input but for what a callback
  * raises or memory errors.
@@ -576,6 +578,137 @@ done:
     return out;
 }
 
+/* ------------------------------------------------------------------ a group's stamps against a window
+ *
+ * A group's columns as ptd_lines returns them (int32 bytes of minute-run indices and seconds * 1000 +
+ * milliseconds) with the runs' UTC epochs (`bases`): the stamps' epochs are added in the order the
+ * line-by-line reading adds them, (base + seconds) + milliseconds / 1000, then `offset`; so they are the
+ * same doubles.
+ */
+typedef struct {
+    Py_buffer runs, millis;
+    double *bases;
+    Py_ssize_t count, nbases;
+} Columns;
+
+static void columns_free(Columns *c)
+{
+    if (c->runs.obj != NULL)
+        PyBuffer_Release(&c->runs);
+    if (c->millis.obj != NULL)
+        PyBuffer_Release(&c->millis);
+    PyMem_Free(c->bases);
+}
+
+/* 0, or -1 with an exception: the columns must be int32 bytes of one length, every run index a base */
+static int columns_open(Columns *c, PyObject *runs, PyObject *millis, PyObject *bases)
+{
+    memset(c, 0, sizeof(*c));
+    if (PyObject_GetBuffer(runs, &c->runs, PyBUF_SIMPLE) < 0 || PyObject_GetBuffer(millis, &c->millis, PyBUF_SIMPLE) < 0)
+        return -1;
+    if (c->runs.len != c->millis.len || c->runs.len % (Py_ssize_t)sizeof(int32_t) != 0) {
+        PyErr_SetString(PyExc_ValueError, "the columns must be int32 bytes of the same length");
+        return -1;
+    }
+    c->count = c->runs.len / (Py_ssize_t)sizeof(int32_t);
+    PyObject *seq = PySequence_Fast(bases, "bases must be a sequence of floats");
+    if (seq == NULL)
+        return -1;
+    c->nbases = PySequence_Fast_GET_SIZE(seq);
+    c->bases = PyMem_Malloc((size_t)(c->nbases ? c->nbases : 1) * sizeof(double));
+    if (c->bases == NULL) {
+        Py_DECREF(seq);
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < c->nbases; i++) {
+        c->bases[i] = PyFloat_AsDouble(PySequence_Fast_GET_ITEM(seq, i));
+        if (c->bases[i] == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    const int32_t *run = (const int32_t *)c->runs.buf, *milli = (const int32_t *)c->millis.buf;
+    for (Py_ssize_t i = 0; i < c->count; i++) {
+        if (run[i] < 0 || run[i] >= c->nbases || milli[i] < 0) {
+            PyErr_SetString(PyExc_ValueError, "a run index without a base, or negative milliseconds");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static double epoch_at(const Columns *c, Py_ssize_t i, double offset)
+{
+    int32_t run = ((const int32_t *)c->runs.buf)[i], milli = ((const int32_t *)c->millis.buf)[i];
+    double t = (c->bases[run] + (double)(milli / 1000)) + (double)(milli % 1000) / 1000.0;
+    return t + offset;
+}
+
+/* epochs(runs, millis, bases, offset) -> list of the stamps' epochs plus offset */
+static PyObject *epochs(PyObject *self, PyObject *args)
+{
+    PyObject *runs, *millis, *bases, *out = NULL;
+    double offset;
+    Columns c;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOd", &runs, &millis, &bases, &offset))
+        return NULL;
+    if (columns_open(&c, runs, millis, bases) == 0 && (out = PyList_New(c.count)) != NULL) {
+        for (Py_ssize_t i = 0; i < c.count; i++) {
+            PyObject *t = PyFloat_FromDouble(epoch_at(&c, i, offset));
+            if (t == NULL) {
+                Py_CLEAR(out);
+                break;
+            }
+            PyList_SET_ITEM(out, i, t);
+        }
+    }
+    columns_free(&c);
+    return out;
+}
+
+/* window(runs, millis, bases, offset, lo, hi, keep_in, keep_out) -> (inside, outside): the lines whose
+ * epoch t (plus offset) has lo < t < hi, and the others (a NaN bound: every line is outside); a side kept
+ * is a list of (index, t), a side not kept is its count */
+static PyObject *window(PyObject *self, PyObject *args)
+{
+    PyObject *runs, *millis, *bases, *side[2] = {NULL, NULL}, *out = NULL;
+    double offset, lo, hi;
+    int keep[2];
+    Py_ssize_t count[2] = {0, 0};
+    Columns c;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OOOdddpp", &runs, &millis, &bases, &offset, &lo, &hi, &keep[0], &keep[1]))
+        return NULL;
+    if (columns_open(&c, runs, millis, bases) < 0)
+        goto done;
+    for (int k = 0; k < 2; k++)
+        if (keep[k] && (side[k] = PyList_New(0)) == NULL)
+            goto done;
+    for (Py_ssize_t i = 0; i < c.count; i++) {
+        double t = epoch_at(&c, i, offset);
+        int k = (lo < t && t < hi) ? 0 : 1;
+        count[k]++;
+        if (!keep[k])
+            continue;
+        PyObject *pair = Py_BuildValue("(nd)", i, t);
+        if (pair == NULL || PyList_Append(side[k], pair) < 0) {
+            Py_XDECREF(pair);
+            goto done;
+        }
+        Py_DECREF(pair);
+    }
+    out = Py_BuildValue("(NN)", keep[0] ? Py_NewRef(side[0]) : PyLong_FromSsize_t(count[0]),
+                        keep[1] ? Py_NewRef(side[1]) : PyLong_FromSsize_t(count[1]));
+done:
+    Py_XDECREF(side[0]);
+    Py_XDECREF(side[1]);
+    columns_free(&c);
+    return out;
+}
+
 /* use_vectors(on) -> whether the 16-byte reading is used from now on (never where SSE2 is not there): the
  * tests read every log both ways */
 static PyObject *use_vectors(PyObject *self, PyObject *arg)
@@ -591,6 +724,9 @@ static PyObject *use_vectors(PyObject *self, PyObject *arg)
 static PyMethodDef methods[] = {
     {"spl_records", spl_records, METH_VARARGS, "spl_records(body, minute_epoch) -> (us, watts, ordered) or None"},
     {"ptd_lines", ptd_lines, METH_VARARGS, "ptd_lines(data) -> (lines, minutes, unstamped, groups) or None"},
+    {"epochs", epochs, METH_VARARGS, "epochs(runs, millis, bases, offset) -> the epochs of a group's stamps"},
+    {"window", window, METH_VARARGS,
+     "window(runs, millis, bases, offset, lo, hi, keep_in, keep_out) -> (inside, outside) of lo < t < hi"},
     {"use_vectors", use_vectors, METH_O, "use_vectors(on) -> whether the 16-byte reading is used from now on"},
     {NULL, NULL, 0, NULL},
 };

@@ -125,10 +125,9 @@ def _unit_worker(args):
 def warm_up(rules: RoundRules) -> None:
     """Build, before the workers are forked, what each of them would otherwise build for itself on its
     first submitter: the round's audit spec and its system-description model (about 0.08 s of CPU a
-    worker); numpy, which the power logs' time-window walk needs (a round of many submitters has power
-    results: about 0.06 s a worker); and in a round with TEST08 or TEST09 (v6.0 on) the module that
-    verifies them. A data file that fails to load here is reported where the checks use it."""
-    import numpy  # noqa: F401
+    worker), and in a round with TEST08 or TEST09 (v6.0 on) the module that verifies them. (Power logs
+    are read and walked in C where the extensions are built: no numpy.) A data file that fails to load
+    here is reported where the checks use it."""
     from checker.loaders.audit_spec import load_round_spec
     from checker.models.system import system_model
 

@@ -310,15 +310,13 @@ def walk_ptd_log(log: PtdLog, session_name: str, timezone_offset: float, load_be
         if inside is None and outside is None:
             dropped += len(group.numbers)
             continue
-        stamps = log.epochs(group) + timezone_offset
-        within = (lo < stamps) & (stamps < hi) if lo is not None else stamps != stamps  # all False (no NaN)
-        for chosen, verdict in ((within, inside), (~within, outside)):
+        sides = log.window(group, timezone_offset, lo, hi, inside is not None, outside is not None)
+        for side, verdict in zip(sides, (inside, outside)):
             if verdict is None:
-                dropped += int(chosen.sum())
+                dropped += side
                 continue
-            for i in chosen.nonzero()[0].tolist():
-                kept.append((int(group.numbers[i]), 0, None, log.text(group, i), float(stamps[i]), group.kind,
-                             group.message, *verdict))
+            for i, t in side:
+                kept.append((int(group.numbers[i]), 0, None, log.text(group, i), t, group.kind, group.message, *verdict))
     kept.sort(key=lambda item: (item[0], item[1]))
     made: dict[int, PtdLine] = {}
     for number, _, line, text, t, kind, message, grade_, reason in kept:

@@ -44,7 +44,7 @@ class PtdGroup(NamedTuple):
     kind: str
     message: str
     rest: str  # the text after the stamp, up to the 300th character of the line
-    numbers: Any  # line numbers (numpy int32, ascending)
+    numbers: Any  # line numbers (int32, ascending: memoryviews from the C reading, numpy arrays from numpy's)
     minute: Any  # per line: index of its stamp's minute in PtdLog.minutes
     milli: Any  # per line: seconds * 1000 + milliseconds of its stamp
 
@@ -56,11 +56,33 @@ class PtdLog:
     items: tuple[PtdItem, ...]  # in line order
     groups: tuple[PtdGroup, ...] = ()
     minutes: tuple[str, ...] = ()  # `MM-DD-YYYY HH:MM` of the groups' stamps
-    bases: Any = None  # their UTC epochs (numpy float64; None from the C reading of a log without groups)
+    bases: Any = None  # their UTC epochs (a tuple from the C reading, numpy float64 from numpy's; None without groups)
 
-    def epochs(self, group: PtdGroup):
-        """The UTC epochs of a group's stamps, added as the line-by-line reading adds them."""
+    def epochs(self, group: PtdGroup, offset: float = 0.0) -> list[float]:
+        """The UTC epochs of a group's stamps plus ``offset``, added as the line-by-line reading adds them."""
+        if _EPOCHS is not None and isinstance(group.milli, memoryview):  # columns read in C
+            return _EPOCHS(group.minute, group.milli, self.bases, offset)
+        return ((self._numpy_epochs(group)) + offset).tolist()
+
+    def _numpy_epochs(self, group: PtdGroup):
         return (self.bases[group.minute] + group.milli // 1000) + (group.milli % 1000) / 1000
+
+    def window(self, group: PtdGroup, offset: float, lo: float | None, hi: float | None, keep_in: bool,
+               keep_out: bool) -> tuple[Any, Any]:
+        """(inside, outside): a group's lines whose epoch t (plus ``offset``) has lo < t < hi, and the
+        others (all of them without a window). A side kept is a list of (index in the group, t), a side
+        not kept is its count."""
+        if _WINDOW is not None and isinstance(group.milli, memoryview):
+            nan = float("nan")
+            return _WINDOW(group.minute, group.milli, self.bases, offset, nan if lo is None else lo,
+                           nan if hi is None else hi, keep_in, keep_out)
+        stamps = self._numpy_epochs(group) + offset
+        within = (lo < stamps) & (stamps < hi) if lo is not None else stamps != stamps  # all False (no NaN)
+        sides = []
+        for chosen, keep in ((within, keep_in), (~within, keep_out)):
+            indices = chosen.nonzero()[0].tolist()
+            sides.append([(i, float(stamps[i])) for i in indices] if keep else len(indices))
+        return sides[0], sides[1]
 
     def text(self, group: PtdGroup, i: int) -> str:
         """The first 300 characters of the i-th line of a group."""
@@ -264,6 +286,10 @@ def _return(part):
 #: The lines the walk looks at, found in C (``checker/_power_scan.c``; None where it is not built): what
 #: ``_read_numpy`` finds, in one pass.
 _PTD_LINES = compiled("ptd_lines", "_power_scan")
+#: A group's epochs and its split by a time window, in C for the groups the C reading made (their columns
+#: are memoryviews: no numpy is imported to read or walk a log); the numpy reading's groups use numpy.
+_EPOCHS = compiled("epochs", "_power_scan")
+_WINDOW = compiled("window", "_power_scan")
 
 
 def _read_fast(data: bytes) -> PtdLog | None:
@@ -288,14 +314,12 @@ def _read_compiled(data: bytes) -> PtdLog | None:
         raw = line.decode("ascii")
         items.append(PtdItem(number, raw[:300], None, *describe(raw, raw[:300])[1:]))
     groups = []
-    if grouped:
-        import numpy as np  # the walk reads the groups' stamps as arrays
     for text, numbers, runs, millis in grouped:
         rest = text.decode("ascii")
         _, mark, active, specs = describe(rest, rest[:277])
         if not specs and mark is None and not active:
             continue  # changes nothing (a reply that mentions "Uncertainty", ...)
-        numbers, runs, millis = (np.frombuffer(column, dtype=np.int32) for column in (numbers, runs, millis))
+        numbers, runs, millis = (memoryview(column).cast("i") for column in (numbers, runs, millis))
         if len(specs) == 1 and mark is None and not active:
             groups.append(PtdGroup(*specs[0], rest[:277], numbers, runs, millis))
             continue
@@ -304,8 +328,7 @@ def _read_compiled(data: bytes) -> PtdLog | None:
             line = f"{minutes[run]}:{milli // 1000:02d}.{milli % 1000:03d}{rest}"  # "." at 19: the line itself
             items.append(PtdItem(number, line[:300], stamp, mark, active, specs))
     items.sort(key=lambda item: item.line)
-    return PtdLog(lines_total, (), tuple(items), tuple(groups), tuple(minutes),
-                  np.array(bases, dtype=np.float64) if grouped else None)
+    return PtdLog(lines_total, (), tuple(items), tuple(groups), tuple(minutes), tuple(bases) if grouped else None)
 
 
 def _read_numpy(data: bytes) -> PtdLog | None:

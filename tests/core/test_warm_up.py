@@ -1,6 +1,7 @@
 """What the parallel check builds once before forking its workers (``pipeline.warm_up``): each worker must find
-it built, and a round whose tests are verified by the v6.0 module must have it imported; a round without them must not
-pay for it (numpy, which power results need, is always imported). Run in a fresh interpreter, since this test process imports everything anyway."""
+it built, and a round whose tests are verified by the v6.0 module must have it imported (with numpy, which it needs); a
+round without them must not pay for either. Power results need no numpy where the C extensions are built. Run in a fresh
+interpreter, since this test process imports everything anyway."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import subprocess
 import sys
 
 import pytest
+
+from checker.loaders.compiled import compiled
+from tests.conftest import real_tree
 
 PROGRAM = """
 import sys
@@ -27,4 +31,24 @@ def test_warm_up_builds_what_workers_need(round_name, heavy):
     out = subprocess.run([sys.executable, "-c", PROGRAM, round_name], capture_output=True, text=True, check=True)
     specs, models, numpy, v6 = out.stdout.split()
     assert (specs, models) == ("1", "1")
-    assert (numpy, v6) == ("True", str(heavy))
+    assert (numpy, v6) == (str(heavy), str(heavy))
+
+
+NO_NUMPY = """
+import sys
+from checker.api import check
+report = check(sys.argv[1], round="v4.1", jobs=1, cache=False)
+powered = sum(1 for r in report.results if r.power_value is not None)
+print(powered, "numpy" in sys.modules)
+"""
+
+
+def test_power_results_are_checked_without_numpy():
+    """The real v4.1 subset's power results (read and walked in C) do not import numpy: it costs a
+    process about 0.1 s, more than its power logs take to check."""
+    if compiled("window", "_power_scan") is None:
+        pytest.skip("the C extension checker._power_scan is not built here")
+    tree = real_tree("v4.1")
+    out = subprocess.run([sys.executable, "-c", NO_NUMPY, tree], capture_output=True, text=True, check=True)
+    powered, numpy = out.stdout.split()
+    assert int(powered) > 0 and numpy == "False", out.stdout

@@ -347,7 +347,7 @@ def test_ptd_vectorised_stamps_match_per_line(lines, eol):
     assert log is not None and log.lines_total == len(split)
     got = {item.line: (item.text, item.stamp) for item in log.items}
     for group in log.groups:
-        for i, (number, t) in enumerate(zip(group.numbers.tolist(), log.epochs(group).tolist())):
+        for i, (number, t) in enumerate(zip(group.numbers.tolist(), log.epochs(group))):
             got[number] = (log.text(group, i), t)
     assert set(got) == {n for n, line in enumerate(split, 1) if _walked(line, want[n - 1])}
     for number, (line, t) in got.items():

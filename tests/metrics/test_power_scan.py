@@ -174,7 +174,7 @@ def _log(log: ptd_read.PtdLog | None):
     if log is None:
         return None
     groups = sorted((g.numbers.tolist(), g.kind, g.message, g.rest, [log.minutes[m] for m in g.minute.tolist()],
-                     g.milli.tolist(), log.epochs(g).tolist(), [log.text(g, i) for i in range(len(g.numbers))])
+                     g.milli.tolist(), log.epochs(g), [log.text(g, i) for i in range(len(g.numbers))])
                     for g in log.groups)
     return log.lines_total, log.undecodable, log.items, groups
 
@@ -197,6 +197,7 @@ def _ptd_same(data: bytes) -> bool:
                                             ("s", 0.0, 1721930000.0, 1721932000.0)):
             args = (session, offset, begin, end, 800, *_PTD_ARGS)
             assert ptd_log.walk_ptd_log(got, *args) == ptd_log.walk_ptd_log(careful, *args)
+            assert ptd_log.walk_ptd_log(want, *args) == ptd_log.walk_ptd_log(careful, *args)  # numpy's walk
     return want is not None
 
 
@@ -311,3 +312,37 @@ def test_the_numpy_readings_are_used_when_asked(monkeypatch):
     log = ptd_read.read_ptd_log(_good_ptd())
     assert log.lines_total == 18 and len(log.groups) == 2 and [len(g.numbers) for g in log.groups] == [4, 4]
     assert [item.line for item in log.items] == [3, 4, 17, 18]
+
+
+@needs_ext
+def test_a_groups_window_is_numpys_to_the_bit():
+    """The C epochs and window split of a group give the doubles numpy adds, at and around the bounds."""
+    import numpy as np
+
+    from checker._power_scan import epochs, window
+
+    bases = (1721930760.0, 1721930820.0, 1721930880.0)
+    runs = np.array([0, 0, 1, 1, 2, 2, 2], dtype=np.int32)
+    millis = np.array([0, 999, 1000, 59999, 7, 30001, 61999], dtype=np.int32)
+    want = (np.array(bases)[runs] + millis // 1000) + (millis % 1000) / 1000
+    for offset in (0.0, 3600.0, -25200.5, 0.1):
+        assert epochs(runs.tobytes(), millis.tobytes(), bases, offset) == (want + offset).tolist()
+        stamps = (want + offset).tolist()
+        for lo, hi in ((stamps[1], stamps[5]), (stamps[0] - 1, stamps[-1] + 1), (float("nan"), float("nan"))):
+            inside, outside = window(runs.tobytes(), millis.tobytes(), bases, offset, lo, hi, True, True)
+            assert [t for _, t in inside] == [t for t in stamps if lo < t < hi]
+            assert sorted(i for i, _ in inside + outside) == list(range(len(stamps)))
+            assert window(runs.tobytes(), millis.tobytes(), bases, offset, lo, hi, False, False) == \
+                (len(inside), len(outside))
+
+
+@needs_ext
+def test_a_groups_window_refuses_columns_that_do_not_fit():
+    from checker._power_scan import window
+
+    for runs, millis, bases in ((b"\0\0\0\0", b"", (1.0,)), (b"\1\0\0\0", b"\0\0\0\0", (1.0,)),
+                                (b"\0\0\0", b"\0\0\0", (1.0,)), (b"\0\0\0\0", b"\xff\xff\xff\xff", (1.0,))):
+        with pytest.raises(ValueError):
+            window(runs, millis, bases, 0.0, 0.0, 1.0, True, True)
+    with pytest.raises(TypeError):
+        window(b"\0\0\0\0", b"\0\0\0\0", ("x",), 0.0, 0.0, 1.0, True, True)
