@@ -1,10 +1,10 @@
 """Build details pyproject.toml cannot express (everything else is there).
 
 The C extensions, checker._detail_scan (the line walk of LoadGen detail logs), checker._power_scan (the
-readings of spl.txt and ptd_logs.txt) and checker._accuracy_scan (the long-line blocks of accuracy logs), are
-optional: where one cannot be compiled the install goes on
-without it and the same reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power,
-checker.metrics.ptd_read, checker.loaders.accuracy_entries).
+readings of spl.txt and ptd_logs.txt), checker._accuracy_scan (the long-line blocks of accuracy logs) and
+checker._walk_scan (the walk of a submitter folder), are optional: where one cannot be compiled the install
+goes on without it and the same reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power,
+checker.metrics.ptd_read, checker.loaders.accuracy_entries, checker.loaders.tree).
 
 rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
 checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
@@ -31,5 +31,6 @@ setup(
     ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], depends=[GRAMMAR], optional=True),
                  Extension("checker._power_scan", ["checker/_power_scan.c"], optional=True),
                  Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], depends=[GRAMMAR],
-                           optional=True)],
+                           optional=True),
+                 Extension("checker._walk_scan", ["checker/_walk_scan.c"], optional=True)],
 )

@@ -68,6 +68,7 @@ class Sandbox:
         # folders the walk listed that hold only plain files and folders: {rel: ({file: size}, dirs)};
         # listings and file tests below them are answered from there instead of a stat per name
         self._known: dict[str, tuple[dict[str, int], frozenset[str]]] = {}
+        self._listings: dict[str, Listing] = {}  # the listings made from ``_known``, by folder
         # folders (relative, each with a trailing "/") below which the sha256 of every file read is kept in
         # ``digests`` (relative path -> hex): an inferred result's folder and its source's, which the load
         # stage compares byte by byte without opening a second time a file it reads anyway
@@ -82,6 +83,8 @@ class Sandbox:
         self._walked[rel_dir] = links
         if known:
             self._known.update(known)
+            for rel in known:
+                self._listings.pop(rel, None)
 
     def files_below(self, rel: str) -> dict[str, int] | None:
         """Size of every file below the folder ``rel`` by its path under it ("a/b.txt"), as the walk saw them,
@@ -141,9 +144,13 @@ class Sandbox:
         return real == self.real_root or real.startswith(self.real_root + os.sep)
 
     def listing(self, rel: str) -> Listing:
+        made = self._listings.get(rel)
+        if made is not None:
+            return made
         known = self._known.get(rel)
         if known is not None:
-            return Listing(exists=True, files=tuple(sorted(known[0])), dirs=tuple(sorted(known[1])))
+            made = self._listings[rel] = Listing(exists=True, files=tuple(sorted(known[0])), dirs=tuple(sorted(known[1])))
+            return made
         path = self.abs(rel)
         if not os.path.isdir(path):
             return Listing(exists=False)

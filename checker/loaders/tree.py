@@ -21,6 +21,7 @@ from checker.context import (
 )
 from checker.loaders.compliance_folder import ComplianceRecord, load_compliance
 from checker.loaders.endpoint import is_endpoint, load_endpoint
+from checker.loaders.compiled import compiled
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.inferred_copy import compare_copies, in_inference_order, source_of
 from checker.loaders.power import load_power
@@ -98,10 +99,29 @@ def parse_log(box: Sandbox, rel: str, seen: Callable[[DetailLog, bytes], None] |
 _NAME = operator.attrgetter("name")
 
 
+#: The walk in C (``checker/_walk_scan.c``; None where it is not built): the same folders, names and sizes as
+#: the scandir loop below, which takes over where the folder holds a link, a special file, a name that is not
+#: UTF-8, or something that cannot be read.
+_WALK = compiled("walk", "_walk_scan")
+
+
 def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
-    """One pass over the submitter folder with os.scandir (links are not followed)."""
+    """One pass over the submitter folder (links are not followed)."""
     found: dict[str, list] = {k: [] for k in (
         "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors", "links")}
+    walked = _WALK(os.fsencode(box.abs(rel)), rel, rules.file_size_limit_bytes) if _WALK is not None else None
+    if walked is not None:
+        known, *names, large = walked
+        for key, paths in zip(("hidden", "spaced", "pycache", "empty"), names):
+            found[key] = sorted(paths)
+        found["large"] = [PathIssue(path, f"{size} bytes") for path, size in large]
+        found["known"] = known
+        return found
+    return _scandir_walk(box, rel, rules, found)
+
+
+def _scandir_walk(box: Sandbox, rel: str, rules: RoundRules, found: dict) -> dict:
+    """``_walk_submitter`` with os.scandir, into ``found``."""
     known: dict[str, tuple[dict[str, int], frozenset[str]]] = {}  # folders of plain files and folders only
     limit = rules.file_size_limit_bytes
     stack = [rel]
