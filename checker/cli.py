@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import os
 import sys
-from enum import Enum
-from typing import Optional
 
-import typer
+from checker import dataclass_code
 
-from checker.cli_console import LazyConsole
-from checker.diagnostics import MlpcError
+dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__)))  # before any dataclass is made
+
+from enum import Enum  # noqa: E402
+from typing import Optional  # noqa: E402
+
+import typer  # noqa: E402
+
+from checker.cli_console import LazyConsole  # noqa: E402
+from checker.diagnostics import MlpcError  # noqa: E402
 
 app = typer.Typer(
     name="mlpc",
