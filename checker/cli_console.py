@@ -36,3 +36,11 @@ class LazyConsole:
         stream = sys.stderr if self._options.get("stderr") else sys.stdout
         stream.write(objects[0] + "\n")
         stream.flush()
+
+
+def new_console(**options):
+    """A rich ``Console(**options)``, rich imported now: the command modules import it only when they print
+    (every CLI start imports them all)."""
+    from rich.console import Console
+
+    return Console(**options)

@@ -43,7 +43,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -395,6 +394,8 @@ def run_audit(plan: RunPlan, out: str, progress: Callable[[str, int, int], None]
         raise RunnerError(f"audits/TEST01/audit.config has no sampling target for model {lg_model!r}")
     qsl_total = rule.score[model].samples if plan.test == "TEST07" else None
     plan = RunPlan(**{**asdict(plan), "round": round_name})
+
+    import tempfile  # (its random module costs every CLI start 6 ms)
 
     tmp = tempfile.mkdtemp(prefix=f".{out_path.name}.tmp-", dir=str(out_path.parent))
     try:

@@ -13,10 +13,11 @@ import os
 from typing import NoReturn, Optional
 
 import typer
-from rich.console import Console
 
 
 def _fail(message: str) -> NoReturn:
+    from rich.console import Console  # imported when used: every CLI start imports this module
+
     Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
     raise typer.Exit(2)
 
@@ -49,6 +50,8 @@ def bandwidth(
     types = declared_types(dtype, table)
     if dtype and types.assumed:
         _fail(f"unknown data type {dtype!r}; known: {', '.join(table.dtype_sizes)}")
+    from rich.console import Console
+
     out = Console(highlight=False, soft_wrap=True)
     out.print(f"{bench.name} ({bench.dataset}), {table.source}", markup=False)
     needs = minima(table, key, rate, types)

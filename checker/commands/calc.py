@@ -19,10 +19,14 @@ import json
 import math
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn, Optional
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 from checker.metrics import early_stopping as es
 from checker.metrics import inferred
@@ -39,11 +43,15 @@ MAX_LATENCY_FILE_BYTES = 1 << 30
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return new_console(highlight=False, soft_wrap=True)
+
+
+def _out_err() -> Console:
+    return new_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    _out_err().print(f"error: {message}", markup=False)
     raise typer.Exit(2)
 
 

@@ -14,10 +14,14 @@ from __future__ import annotations
 import os
 import sys
 from enum import Enum
-from typing import List, NoReturn, Optional
+from typing import TYPE_CHECKING, List, NoReturn, Optional
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 from checker.diagnostics import MlpcError
 from checker.words import count
@@ -43,7 +47,7 @@ class ProfileName(str, Enum):
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return new_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _append(path: str | None, text: str) -> None:

@@ -14,19 +14,19 @@ import json
 import os
 import sys
 from enum import Enum
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
-from rich.text import Text
 
+from checker.cli_console import LazyConsole
 from checker.commands.report import ProfileName
 from checker.diagnostics import MlpcError
 
+if TYPE_CHECKING:
+    from rich.text import Text
+
 DIFF_VERSION = "1"
-err = Console(stderr=True)
+err = LazyConsole(stderr=True)  # rich is imported when diff prints: every CLI start imports this module
 
 
 class DiffFormat(str, Enum):
@@ -53,10 +53,14 @@ def _check(path: str, round_name: str | None, cache, jobs: int, profile: str = "
 
 def _plain(*cells) -> list[Text]:
     """Table cells shown as they are: names and paths from a tree are never markup."""
+    from rich.text import Text
+
     return [Text(str(cell)) for cell in cells]
 
 
 def _fail(message: str) -> None:
+    from rich.markup import escape
+
     err.print(f"[bold red]error:[/] {escape(message)}")
     raise typer.Exit(2)
 
@@ -94,6 +98,8 @@ def diff(
     if fmt == DiffFormat.json:
         rendered = json.dumps(data, indent=2, default=str) + "\n"
     else:
+        from rich.console import Console
+
         from checker.commands.terminal import output_width
 
         console = Console(width=output_width(200, to_terminal=False if output else None), record=True,
@@ -142,6 +148,8 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
             prefix = os.path.relpath(report.root, checkout.top).replace(os.sep, "/")
             report.root = checkout.label
         if cache is not None and not quiet and err.is_terminal:
+            from rich.markup import escape
+
             err.print(f"[dim]{escape(ref)}: {cache_line(cache)}[/]")
             cache.take()
         sides.append((report, rules))
@@ -158,6 +166,9 @@ def _git_diff(repo: str, ref_a: str, ref_b: str, round_name, use_cache, cache_di
         "results": [{"change": c.kind, "id": c.id, "paths": list(c.paths), "outcome_changed": c.outcome_changed,
                      "before": _brief(c.before), "after": _brief(c.after)} for c in changes],
     }
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(f"{repo}: {ref_a} ({commit_a[:12]}) -> {ref_b} ({commit_b[:12]}), "
                              f"{len(inner)} changed paths"), header_style="bold")
     for col in ("change", "result", "verdict before", "verdict after", "value before", "value after", "why"):
@@ -184,6 +195,8 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
     for path in (path_a, path_b):
         report, _ = _check(path, round_name, cache, jobs, profile)
         if cache is not None and not quiet and err.is_terminal:
+            from rich.markup import escape
+
             err.print(f"[dim]{escape(path)}: {cache_line(cache)}[/]")
             cache.take()
         reports.append(report)
@@ -206,6 +219,9 @@ def _tree_diff(path_a: str, path_b: str, round_name, use_cache, cache_dir, jobs,
                    "both": sum(1 for r in rows if r["in"] == "both")},
         "results": rows,
     }
+    from rich.table import Table
+    from rich.text import Text
+
     table = Table(title=Text(f"A = {path_a} ({reports[0].round})   B = {path_b} ({reports[1].round})"),
                   header_style="bold")
     for col in ("system", "model", "scenario", "submitter", "division", "in", "A", "B", "B / A"):

@@ -26,10 +26,14 @@ has no usable value (say a MultiStream result of 0 ms), 2 usage error.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NoReturn, Optional
+from typing import TYPE_CHECKING, NoReturn, Optional
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 TARGET_NAMES = {"Offline": "offline", "MultiStream": "multistream"}
 
@@ -98,7 +102,7 @@ def plan_inference(layouts, rules) -> tuple[list[InferStep], list[str]]:
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return new_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Iterable, NoReturn, Optional
+from typing import TYPE_CHECKING, Iterable, NoReturn, Optional
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 from checker.diagnostics import MlpcError
 
@@ -33,11 +37,11 @@ FILE_ONLY_CHECKS = ("SY007", "SY011", "SY012", "SY013", "SY014", "SY015", "SY016
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return new_console(highlight=False, soft_wrap=True)
 
 
 def _fail(message: str) -> NoReturn:
-    Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
+    new_console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {message}", markup=False)
     raise typer.Exit(2)
 
 
@@ -69,7 +73,7 @@ def export(
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, output)
-        Console(stderr=True).print(f"schema written to {output}", markup=False)
+        new_console(stderr=True).print(f"schema written to {output}", markup=False)
     else:
         _out().file.write(text)
 
@@ -95,7 +99,7 @@ def export_endpoint(
         with open(tmp, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
-        Console(stderr=True).print(f"schema written to {path}")
+        new_console(stderr=True).print(f"schema written to {path}")
 
 
 def _pointer(path: Iterable) -> str:

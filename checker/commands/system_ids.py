@@ -14,14 +14,18 @@ Wiring only: read (checker.loaders.nameplate) -> compute (checker.metrics) -> pr
 from __future__ import annotations
 
 import json
-from typing import List
+from typing import TYPE_CHECKING, List
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    return new_console(highlight=False, soft_wrap=True)
 
 
 def nameplate_power(
@@ -33,7 +37,7 @@ def nameplate_power(
 
     nameplate, why = read_nameplate(path)
     if nameplate is None:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {path}: {why}", markup=False)
+        new_console(stderr=True, highlight=False, soft_wrap=True).print(f"error: {path}: {why}", markup=False)
         raise typer.Exit(1 if why != "not found" else 2)
     if as_json:
         _out().print(json.dumps({"design_power_watts": nameplate.watts, "components": nameplate.components,

@@ -13,14 +13,18 @@ run), 1 a log could not be processed (nothing written), 2 usage error.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
-from rich.console import Console
+
+if TYPE_CHECKING:  # rich is imported when a command prints: every CLI start imports this module
+    from rich.console import Console
+
+from checker.cli_console import new_console
 
 
 def _err() -> Console:
-    return Console(stderr=True, highlight=False, soft_wrap=True)
+    return new_console(stderr=True, highlight=False, soft_wrap=True)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
