@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from checker.loaders.endpoint import EndpointCtx
 from checker.loaders.fs import Listing
 from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
@@ -18,6 +17,7 @@ from checker.metrics.ptd_read import PtdLog
 
 if TYPE_CHECKING:
     from checker.loaders.compliance_folder import ComplianceRecord
+    from checker.loaders.endpoint import EndpointCtx
     from checker.loaders.inferred_copy import InferredCopy
 
 

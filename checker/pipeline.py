@@ -125,7 +125,8 @@ def _unit_worker(args):
 def warm_up(rules: RoundRules) -> None:
     """Build, before the workers are forked, what each of them would otherwise build for itself on its
     first submitter: the round's audit spec and its system-description model (about 0.08 s of CPU a
-    worker), and in a round with TEST08 or TEST09 (v6.0 on) the module that verifies them. (Power logs
+    worker), in a round with TEST08 or TEST09 (v6.0 on) the module that verifies them, and in a round that
+    takes endpoint results (v6.1 on) their models. (Power logs
     are read and walked in C where the extensions are built: no numpy.) A data file that fails to load
     here is reported where the checks use it."""
     from checker.loaders.audit_spec import load_round_spec
@@ -138,6 +139,8 @@ def warm_up(rules: RoundRules) -> None:
         return
     if "TEST08" in spec.tests or "TEST09" in spec.tests:
         from checker.audit import verify_tests_v6  # noqa: F401
+    if rules.endpoint is not None:  # a round that takes endpoint results (v6.1 on): their pydantic models
+        from checker.models import endpoint  # noqa: F401
 
 
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,

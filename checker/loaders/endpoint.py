@@ -14,14 +14,15 @@ endpoint checks report; a mistyped field is dropped and the rest of the file is 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 from pydantic import BaseModel, ValidationError
 
 from checker.loaders import yaml_text
 from checker.loaders.fs import Sandbox, parse_json_text
-from checker.models.endpoint import AccuracyResults, AuditResult, EndpointConfig, RunSummary, Snapshot
+if TYPE_CHECKING:  # imported where an endpoint result is read: a round without one does not build these models
+    from checker.models.endpoint import AccuracyResults, AuditResult, EndpointConfig, RunSummary, Snapshot
 from checker.models.rules import EndpointRules
 
 MAX_FIELD_ERRORS = 20  # a file with more bad fields than this is reported as one problem
@@ -157,11 +158,15 @@ def _read_yaml(box: Sandbox, rel: str, limit: int) -> tuple[EndpointConfig | Non
         return None, [Problem(rel, f"invalid YAML: {reason}", line=line)]
     except (RecursionError, ValueError) as exc:
         return None, [Problem(rel, f"invalid YAML: {type(exc).__name__}")]
+    from checker.models.endpoint import EndpointConfig
+
     return validate(EndpointConfig, data, rel)
 
 
 def _audits(box: Sandbox, rel: str, rules: EndpointRules,
             duplicates: list | None = None) -> tuple[tuple[AuditRun, ...], list[Problem]]:
+    from checker.models.endpoint import AuditResult, RunSummary
+
     audit_rel = f"{rel}/{rules.audit_dir}"
     listing = box.listing(audit_rel)
     if not listing.exists:
@@ -198,6 +203,8 @@ def _audits(box: Sandbox, rel: str, rules: EndpointRules,
 
 def load_endpoint(box: Sandbox, rel: str, rules: EndpointRules) -> EndpointCtx:
     """Parse the endpoint files of the scenario folder ``rel`` (paths relative to the submission root)."""
+    from checker.models.endpoint import AccuracyResults, RunSummary, Snapshot
+
     limit = rules.max_file_bytes
     problems: list[Problem] = []
     duplicates: list = []

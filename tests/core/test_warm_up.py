@@ -22,16 +22,18 @@ from checker.pipeline import warm_up
 rules = load_rules(sys.argv[1])
 warm_up(rules)
 print(audit_spec.load_round_spec.cache_info().currsize, len(system._MODELS),
-      "numpy" in sys.modules, "checker.audit.verify_tests_v6" in sys.modules)
+      "numpy" in sys.modules, "checker.audit.verify_tests_v6" in sys.modules, "checker.models.endpoint" in sys.modules)
 """
 
 
-@pytest.mark.parametrize("round_name, heavy", [("v4.1", False), ("v5.1", False), ("v6.0", True), ("v6.1", True)])
-def test_warm_up_builds_what_workers_need(round_name, heavy):
+@pytest.mark.parametrize("round_name, heavy, endpoints", [("v4.1", False, False), ("v5.1", False, False),
+                                                         ("v6.0", True, False), ("v6.1", True, True)])
+def test_warm_up_builds_what_workers_need(round_name, heavy, endpoints):
     out = subprocess.run([sys.executable, "-c", PROGRAM, round_name], capture_output=True, text=True, check=True)
-    specs, models, numpy, v6 = out.stdout.split()
+    specs, models, numpy, v6, endpoint_models = out.stdout.split()
     assert (specs, models) == ("1", "1")
     assert (numpy, v6) == (str(heavy), str(heavy))
+    assert endpoint_models == str(endpoints)  # imported with the loaders only where a round takes endpoint results
 
 
 NO_NUMPY = """
