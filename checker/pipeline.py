@@ -111,7 +111,9 @@ def _check_unit(root: str, division: str, submitter: str, rules: RoundRules, pro
 
 
 def _unit_worker(args):
-    root, division, submitter, round_name, profile_name, cache_spec, quick = args
+    """A unit checked in a worker process. ``spooled``: the parent keeps the findings in a spool, so they
+    are sent packed for it (``checker.spool.pack``: sorted and pickled here, written there as they are)."""
+    root, division, submitter, round_name, profile_name, cache_spec, quick, spooled = args
     from checker.loaders.rules import load_rules
     cache = None
     if cache_spec is not None:
@@ -119,6 +121,10 @@ def _unit_worker(args):
         cache = ResultCache.from_spec(cache_spec)
     output = check_unit(root, division, submitter, load_rules(round_name), PROFILES[profile_name], cache=cache,
                         defer=True, quick=quick)
+    if spooled and not isinstance(output, UnitPointer):
+        from checker.spool import pack
+
+        output = (pack(output[0]), *output[1:])
     return output, cache.take() if cache is not None else None
 
 
@@ -190,7 +196,8 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             pending.sort(key=lambda unit: -weights[unit])  # stable: equal weights keep the tree's order
             spec = unit_cache.spec() if unit_cache is not None else None
             warm_up(rules)
-            work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...)) for d, s in pending]
+            work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...), spool is not None)
+                    for d, s in pending]
             with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
                 for unit, (output, taken) in zip(pending, pool.map(_unit_worker, work, chunksize=1)):
                     if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load

@@ -36,6 +36,25 @@ class Batch:
     tally: tuple[tuple[str, int], ...] = ()
 
 
+@dataclass(frozen=True)
+class Packed:
+    """One batch made ready for a spool where its findings were made (a worker process): its findings
+    pickled in report order, with what its :class:`Batch` records. The spool writes the bytes as they are,
+    so the process that keeps the spool never unpickles, sorts or pickles them again."""
+
+    data: bytes
+    count: int
+    first: tuple
+    tally: tuple[tuple[str, int], ...]
+
+
+def pack(findings: Iterable[Finding]) -> Packed:
+    items = sorted(findings, key=Finding.sort_key)
+    tally = Counter(f.severity.value for f in items if not f.waived)
+    return Packed(pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL), len(items),
+                  items[0].sort_key() if items else (), tuple(sorted(tally.items())))
+
+
 class FindingSpool:
     """The temporary file (removed when the spool is closed or collected) and the batches written to it."""
 
@@ -43,16 +62,14 @@ class FindingSpool:
         self._file = tempfile.TemporaryFile()
         self._end = 0
 
-    def add(self, findings: Iterable[Finding], order: int) -> Batch:
-        """Write one batch; ``order`` is its place among the batches (ties of sort keys keep it)."""
-        items = sorted(findings, key=Finding.sort_key)
-        data = pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
+    def add(self, findings: Iterable[Finding] | Packed, order: int) -> Batch:
+        """Write one batch (findings, or a batch :func:`pack` made); ``order`` is its place among the
+        batches (ties of sort keys keep it)."""
+        packed = findings if isinstance(findings, Packed) else pack(findings)
         self._file.seek(self._end)
-        self._file.write(data)
-        tally = Counter(f.severity.value for f in items if not f.waived)
-        batch = Batch(self._end, len(data), len(items), items[0].sort_key() if items else (), order,
-                      tuple(sorted(tally.items())))
-        self._end += len(data)
+        self._file.write(packed.data)
+        batch = Batch(self._end, len(packed.data), packed.count, packed.first, order, packed.tally)
+        self._end += len(packed.data)
         return batch
 
     def read(self, batch: Batch) -> list[Finding]:

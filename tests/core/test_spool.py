@@ -5,7 +5,7 @@ import random
 
 from checker.api import check
 from checker.diagnostics import Finding, Location
-from checker.spool import FindingSpool, SpoolWriter
+from checker.spool import FindingSpool, SpoolWriter, pack
 from tests.conftest import real_tree
 
 
@@ -27,6 +27,25 @@ def test_read_back_in_stable_sort_order():
     assert list(view) == expected  # read again: the same
     assert view[0] == expected[0] and view[-1] == expected[-1] and view[3:5] == expected[3:5]
     assert view == expected
+
+
+def test_packed_batches_are_written_as_the_findings_would_be():
+    """A batch packed where it was made (a worker) reads back, merges and tallies as the same findings added."""
+    rng = random.Random(5)
+    batches = [[_finding(rng.choice(("closed/A", "closed/B", "")), "p", rng.choice(("PF001", "ST002")), str(i))
+                for i in range(rng.randrange(0, 12))] for _ in range(12)]
+    plain, packed = FindingSpool(), FindingSpool()
+    a = [plain.add(batch, order) for order, batch in enumerate(batches)]
+    b = [packed.add(pack(batch) if order % 2 else batch, order) for order, batch in enumerate(batches)]
+    assert [(x.size, x.count, x.first, x.tally) for x in a] == [(x.size, x.count, x.first, x.tally) for x in b]
+    assert list(packed.view(b)) == list(plain.view(a)) and packed.view(b).tally() == plain.view(a).tally()
+
+
+def test_a_parallel_check_sends_packed_batches_and_reports_the_same():
+    tree = real_tree("v4.1")
+    serial = check(tree, round="v4.1", cache=False, spool=True, jobs=1)
+    parallel = check(tree, round="v4.1", cache=False, spool=True, jobs=2)
+    assert list(parallel.findings) == list(serial.findings) and parallel.results == serial.results
 
 
 def test_batches_in_any_order_of_writing():
