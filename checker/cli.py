@@ -8,6 +8,9 @@ import sys
 from checker import dataclass_code
 
 dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__)))  # before any dataclass is made
+# numpy (TEST08/09 verification, the fallback power readings) works on small arrays: OpenBLAS's thread pool,
+# started when numpy is imported, only spins (about 20 ms of CPU per process on 2 cores)
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from enum import Enum  # noqa: E402
 from typing import Optional  # noqa: E402
