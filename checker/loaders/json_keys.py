@@ -38,14 +38,13 @@ def loads_recording(text: str) -> tuple[Any, tuple[DuplicateKey, ...]]:
     seen: dict[int, list[tuple[str, list[Any]]]] = {}
 
     def hook(pairs: list[tuple[str, Any]]) -> dict:
-        out: dict = {}
-        repeats: dict[str, list[Any]] = {}
+        out = dict(pairs)  # the last value of a key wins, as in json.loads
+        if len(out) == len(pairs):
+            return out
+        values: dict[str, list[Any]] = {}
         for key, value in pairs:
-            if key in out:
-                repeats.setdefault(key, [out[key]]).append(value)
-            out[key] = value
-        if repeats:
-            seen[id(out)] = list(repeats.items())
+            values.setdefault(key, []).append(value)
+        seen[id(out)] = [(key, found) for key, found in values.items() if len(found) > 1]
         return out
 
     value = json.loads(text, object_pairs_hook=hook)
