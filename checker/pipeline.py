@@ -131,20 +131,24 @@ def _unit_worker(args):
 def warm_up(rules: RoundRules) -> None:
     """Build, before the workers are forked, what each of them would otherwise build for itself on its
     first submitter: the round's audit spec and its system-description model (about 0.08 s of CPU a
-    worker), in a round with TEST08 or TEST09 (v6.0 on) the module that verifies them, and in a round that
-    takes endpoint results (v6.1 on) their models. (Power logs
+    worker), the Appendix B table, in a round with TEST07, TEST08 or TEST09 (v6.0 on) the modules that verify
+    them, and in a round that takes endpoint results (v6.1 on) their models. (Power logs
     are read and walked in C where the extensions are built: no numpy.) A data file that fails to load
     here is reported where the checks use it."""
     from checker.loaders.audit_spec import load_round_spec
+    from checker.metrics.bandwidth import load_appendix_b
     from checker.models.system import system_model
 
     try:
         spec = load_round_spec(rules.round)
         system_model(rules)
+        load_appendix_b()  # (the table every datacenter result's bandwidth checks read)
     except Exception:  # noqa: BLE001 - the workers meet the same error and report it
         return
     if "TEST08" in spec.tests or "TEST09" in spec.tests:
         from checker.audit import verify_tests_v6  # noqa: F401
+    if {"TEST07", "TEST08", "TEST09"} & set(spec.tests):
+        from checker.audit import compliance_v6  # noqa: F401
     if rules.endpoint is not None:  # a round that takes endpoint results (v6.1 on): their pydantic models
         from checker.models import endpoint  # noqa: F401
 
