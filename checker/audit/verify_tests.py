@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from binascii import unhexlify
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -524,13 +525,14 @@ class Test06Verdict:
     reasons: tuple[str, ...] = ()
 
 
-def _token_bytes(data: str, width: int) -> bytes | None:
-    """The bytes of a hex string of whole ``width``-byte tokens; None otherwise."""
+def _token_bytes(data, width: int) -> bytes | None:
+    """The bytes of hex digits (``str``, ``bytes`` or a ``memoryview``) that are whole ``width``-byte tokens;
+    None otherwise (anything but hex digits in pairs: white space, a sign, an odd digit; or a partial token)."""
     try:
-        raw = bytes.fromhex(data)
-    except ValueError:
+        raw = unhexlify(data)
+    except (ValueError, TypeError):  # (binascii.Error is a ValueError; so is a non-ASCII str)
         return None
-    if len(raw) * 2 != len(data) or len(raw) % width:  # whitespace (fromhex skips it) or a partial token
+    if len(raw) % width:
         return None
     return raw
 
@@ -545,6 +547,15 @@ def _trailing(raw: bytes, width: int, token: int, stop: int = 0) -> int:
     return run
 
 
+def _token_of(token: int, width: int) -> bytes | None:
+    """The ``width`` bytes a token id is written as (little-endian, signed); None when no token of that width
+    is that id."""
+    try:
+        return token.to_bytes(width, "little", signed=True)
+    except OverflowError:
+        return None
+
+
 def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
     """Token width from ``token_count`` (bytes per token of the first entry that tells)."""
     for entry in entries:
@@ -555,6 +566,17 @@ def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
     return default
 
 
+def _infer_width(rows: list, default: int) -> int:
+    """:func:`infer_element_bytes` of rows ``(qsl_idx, data, token_data, token_count, raw)``."""
+    for row in rows:
+        count, data = row[3], row[1]
+        if count and len(data):
+            nbytes = len(data) // 2
+            if nbytes % count == 0 and nbytes // count in (4, 8):
+                return nbytes // count
+    return default
+
+
 def verify_test06(
     entries: Iterable[OutputEntry],
     scenario: str,
@@ -562,54 +584,79 @@ def verify_test06(
     rule: LlmOutputRule,
     element_bytes: int | None = None,
 ) -> Test06Verdict:
-    samples = list(entries)
-    width = element_bytes or infer_element_bytes(samples, rule.default_dtype_bytes)
+    """The TEST06 verdict of accuracy-log entries (see :func:`verify_test06_rows`)."""
+    return verify_test06_rows([(e.qsl_idx, e.data, e.token_data, e.token_count, e.raw) for e in entries], scenario,
+                              eos_token_id, rule, element_bytes)
+
+
+def verify_test06_rows(
+    rows: list,
+    scenario: str,
+    eos_token_id: int,
+    rule: LlmOutputRule,
+    element_bytes: int | None = None,
+) -> Test06Verdict:
+    """The TEST06 verdict of rows ``(qsl_idx, data, token_data, token_count, raw)``, as the accuracy-log reader
+    gives them (:mod:`checker.loaders.accuracy_entries`; ``data`` and ``token_data`` hex digits as ``str``,
+    ``bytes`` or a ``memoryview``, ``raw`` the decoded data or None): no entry object is made, and only the ends
+    of an output are looked at (its trailing EOS run and its first tokens; an LLM output has hundreds)."""
+    width = element_bytes or _infer_width(rows, rule.default_dtype_bytes)
+    eos = _token_of(eos_token_id, width)
     eos_official: bool | None = None
     eos_bad: list[int] = []
     first_bad: list[int] = []
     len_bad: list[int] = []
     first_missing = 0
-    for entry in samples:
-        # only the ends of an output matter: its trailing EOS run and its first tokens; the middle is
-        # never unpacked (an LLM output has hundreds of tokens)
-        raw = entry.raw if entry.raw is not None and len(entry.raw) % width == 0 else _token_bytes(entry.data, width)
-        if raw is None:
-            len_bad.append(entry.qsl_idx)
-            eos_bad.append(entry.qsl_idx)
-            continue
-        count = len(raw) // width
-        # official EOS scan: from the end, index > 0 only, decided by the first sample that tells
-        if eos_official is None:
-            official_run = _trailing(raw, width, eos_token_id, stop=1)
-            if official_run >= 2:
+    for qsl, data, token_data, token_count, raw in rows:
+        if raw is None or len(raw) % width:
+            raw = _token_bytes(data, width)
+            if raw is None:
+                len_bad.append(qsl)
+                eos_bad.append(qsl)
+                continue
+        elif raw.__class__ is not bytes:
+            raw = bytes(raw)
+        size = len(raw)
+        count = size // width
+        # the trailing run of EOS over the whole output (strict: every sample); the official scan looks from
+        # the end down to index 1 only (at most count - 1 tokens) and is decided by the first sample that tells
+        run = 0
+        if eos is not None:
+            end = size
+            while end and raw.endswith(eos, 0, end):
+                run += 1
+                end -= width
+        if run >= 2:
+            if eos_official is None and min(run, count - 1) >= 2:
                 eos_official = count == 2
-        # strict: trailing run of EOS over the whole output, every sample
-        run = _trailing(raw, width, eos_token_id)
-        if run >= 2 and not (count == 2 and run == 2):
-            eos_bad.append(entry.qsl_idx)
+            if not (count == 2 and run == 2):
+                eos_bad.append(qsl)
         # length
-        if entry.token_count is None or entry.token_count != count:
-            len_bad.append(entry.qsl_idx)
+        if token_count is None or token_count != count:
+            len_bad.append(qsl)
         # first token(s): token_data must agree with the start of the output
-        if entry.token_data is None:
+        if token_data is None:
             first_missing += 1
         else:
-            first = _token_bytes(entry.token_data, width)
-            head = min(len(first), len(raw)) if first is not None else 0
-            if first is None or first[:head] != raw[:head] or (not first and raw):
-                first_bad.append(entry.qsl_idx)
+            first = _token_bytes(token_data, width)
+            if first is None:
+                first_bad.append(qsl)
+            else:
+                head = min(len(first), size)
+                if first[:head] != raw[:head] or (not first and raw):
+                    first_bad.append(qsl)
     eos_official_ok = True if eos_official is None else eos_official
     if scenario == "Offline":
         first_official = "Skipped"
         if first_bad:
             first_strict = "False"
         else:
-            first_strict = "Skipped" if first_missing == len(samples) else "True"
+            first_strict = "Skipped" if first_missing == len(rows) else "True"
     else:
         first_official = "False" if (first_bad or first_missing) else "True"
         first_strict = first_official
     reasons = []
-    if not samples:
+    if not rows:
         reasons.append("accuracy log has no samples: nothing was verified")
     if eos_bad:
         reasons.append(f"{len(eos_bad)} sample(s) end with repeated EOS ({eos_token_id}) tokens")
@@ -621,13 +668,13 @@ def verify_test06(
         reasons.append(f"{len(len_bad)} sample(s) have token_count different from the output length")
     length_ok = not len_bad
     official = first_official in ("True", "Skipped") and eos_official_ok and length_ok
-    strict = bool(samples) and first_strict in ("True", "Skipped") and not eos_bad and length_ok
+    strict = bool(rows) and first_strict in ("True", "Skipped") and not eos_bad and length_ok
     if scenario != "Offline" and first_strict == "Skipped":
         strict = False
     return Test06Verdict(
         passed=strict,
         official_passed=official,
-        num_samples=len(samples),
+        num_samples=len(rows),
         element_bytes=width,
         first_token_official=first_official,
         first_token_strict=first_strict,

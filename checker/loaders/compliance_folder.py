@@ -260,7 +260,7 @@ class _Reading:
             rows = [row for rows in reader.batches() for row in rows]
             verdict = None  # judged only from a whole log (a truncated one gives its entry count only)
             if not (reader.truncated or reader.error):
-                verdict = vt.verify_test06(_entries(rows), self.scenario, eos, rule.llm_output)
+                verdict = vt.verify_test06_rows(rows, self.scenario, eos, rule.llm_output)
             return {"accuracy": _pass(reader, verdict)}
         if name == "TEST07":
             if rule.score.get(self.model) is None:
