@@ -22,6 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 from binascii import unhexlify
+from itertools import compress, filterfalse
+from operator import itemgetter
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -223,6 +225,8 @@ def _payload(entry: OutputEntry) -> bytes | str:
         return entry.data.upper()
 
 
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+
 #: outputs up to this many hex digits are kept as they are; longer ones as their first element and a digest
 KEY_INLINE_DIGITS = 64
 
@@ -241,6 +245,12 @@ def output_keys(rows: list, width: int) -> list[tuple[int, bytes]]:
     """``(qsl_idx, output_key)`` of rows ``(qsl_idx, hex digits, ...)`` (those of one block of a log; the
     digits as bytes or as a memoryview)."""
     limit = max(KEY_INLINE_DIGITS, 2 * width)
+    digits = list(map(_SECOND, rows))
+    if digits and max(map(len, digits)) <= limit:
+        try:  # short outputs, all bytes (a block of short lines): their own digits, upper-cased, in C
+            return list(zip(map(_FIRST, rows), map(bytes.upper, digits)))
+        except TypeError:  # a memoryview among them
+            pass
     return [(row[0], row[1].upper()) if len(row[1]) <= limit and row[1].__class__ is bytes
             else (row[0], output_key(row[1], width)) for row in rows]
 
@@ -324,10 +334,17 @@ class ReferenceKeysBuilder:
 
     def add(self, accuracy: Iterable[tuple[int, bytes | tuple]]) -> None:
         first = self.first
+        pairs = accuracy if accuracy.__class__ is list else list(accuracy)
+        block = dict(pairs)
+        if len(block) == len(pairs) and first.keys().isdisjoint(block.keys()):
+            # every qsl_idx is new (the usual log: each sample once): the pairs are the first outputs, in C
+            first.update(block)
+            self.entries += len(pairs)
+            return
         get = first.get
         unseen = self._UNSEEN
         n = mismatch = 0
-        for qsl, key in accuracy:
+        for qsl, key in pairs:
             n += 1
             ref = get(qsl, unseen)
             if ref is unseen:
@@ -339,7 +356,11 @@ class ReferenceKeysBuilder:
 
     def result(self, wanted: set | None = None) -> ReferenceKeys:
         first = self.first
-        keys = first if wanted is None else {qsl: first[qsl] for qsl in wanted if qsl in first}
+        if wanted is None:
+            keys = first
+        else:
+            common = first.keys() & wanted
+            keys = dict(zip(common, map(first.__getitem__, common)))
         return ReferenceKeys(self.entries, self.entries - len(first), self.mismatches, keys)
 
 
@@ -355,17 +376,19 @@ def verify_test01_keys(
     reference = accuracy if isinstance(accuracy, ReferenceKeys) else reference_keys(accuracy)
     acc = reference.keys
     n_acc, dup, acc_mismatch = reference.entries, reference.duplicates, reference.mismatches
-    n_perf = matched = first_mismatch = full_mismatch = missing = 0
+    pairs = performance if performance.__class__ is list else list(performance)
+    # the pairs whose output is the accuracy log's (the usual case for a whole log: all of them) are matched
+    # and equal: they are told apart in C, and so are those whose qsl_idx the accuracy log does not hold (a
+    # truncated log: most of them); only the others, outputs that differ, are looked at one by one, in order
+    others = list(filterfalse(acc.items().__contains__, pairs))
+    differing = list(compress(others, map(acc.__contains__, map(_FIRST, others))))
+    n_perf = len(pairs)
+    missing = len(others) - len(differing)
+    matched = n_perf - missing
+    first_mismatch = full_mismatch = 0
     examples: list[int] = []
-    missing_key = object()
-    get = acc.get
-    for qsl, key in performance:
-        n_perf += 1
-        ref = get(qsl, missing_key)
-        if ref is missing_key:
-            missing += 1
-            continue
-        matched += 1
+    for qsl, key in differing:
+        ref = acc[qsl]
         if ref == key:
             continue
         full_mismatch += 1
@@ -602,6 +625,7 @@ def verify_test06_rows(
     of an output are looked at (its trailing EOS run and its first tokens; an LLM output has hundreds)."""
     width = element_bytes or _infer_width(rows, rule.default_dtype_bytes)
     eos = _token_of(eos_token_id, width)
+    eos2 = eos * 2 if eos is not None else None  # an output ending with this has a trailing EOS run of 2 or more
     eos_official: bool | None = None
     eos_bad: list[int] = []
     first_bad: list[int] = []
@@ -618,33 +642,31 @@ def verify_test06_rows(
             raw = bytes(raw)
         size = len(raw)
         count = size // width
-        # the trailing run of EOS over the whole output (strict: every sample); the official scan looks from
-        # the end down to index 1 only (at most count - 1 tokens) and is decided by the first sample that tells
-        run = 0
-        if eos is not None:
-            end = size
-            while end and raw.endswith(eos, 0, end):
-                run += 1
-                end -= width
-        if run >= 2:
-            if eos_official is None and min(run, count - 1) >= 2:
-                eos_official = count == 2
-            if not (count == 2 and run == 2):
-                eos_bad.append(qsl)
+        # a trailing run of two EOS or more is a violation (strict: every sample) unless the output is exactly
+        # those two tokens; the official scan looks from the end down to index 1 only (at most count - 1
+        # tokens), so it sees a run of two or more only in a longer output, and the first such sample decides
+        # it: a failure
+        if eos2 is not None and count != 2 and raw.endswith(eos2):
+            eos_bad.append(qsl)
+            if eos_official is None:
+                eos_official = False
         # length
         if token_count is None or token_count != count:
             len_bad.append(qsl)
         # first token(s): token_data must agree with the start of the output
         if token_data is None:
             first_missing += 1
-        else:
-            first = _token_bytes(token_data, width)
-            if first is None:
-                first_bad.append(qsl)
-            else:
-                head = min(len(first), size)
-                if first[:head] != raw[:head] or (not first and raw):
-                    first_bad.append(qsl)
+            continue
+        try:
+            first = unhexlify(token_data)
+        except (ValueError, TypeError):  # (as _token_bytes)
+            first_bad.append(qsl)
+            continue
+        # the reported token(s) and the output agree over the shorter of them (an empty report: only with an
+        # empty output)
+        if (len(first) % width or not (raw.startswith(first) if len(first) <= size else first.startswith(raw))
+                or (not first and size)):
+            first_bad.append(qsl)
     eos_official_ok = True if eos_official is None else eos_official
     if scenario == "Offline":
         first_official = "Skipped"

@@ -23,6 +23,7 @@ import os
 from binascii import unhexlify
 from dataclasses import dataclass, field, replace
 from functools import partial
+from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
@@ -142,7 +143,10 @@ class ComplianceRecord:
 
 
 def _read_small_text(box: Sandbox, rel: str) -> str | None:
-    try:
+    data, _ = box.read_bytes(rel, MAX_TEXT_BYTES)  # (a file the walk saw: one read, no file object)
+    if data is not None:
+        return data.decode("utf-8", errors="replace")
+    try:  # larger than the limit (its first MiB), or not a file the sandbox reads: read here
         with box.open(rel) as handle:
             raw = handle.read(MAX_TEXT_BYTES + 1)
     except OSError:
@@ -216,25 +220,22 @@ class _Reading:
 
     def folder(self, name: str, rel: str) -> TestFolder:
         rule = self.spec.tests.get(name)
-        path = self.box.abs(rel)
-        texts: dict[str, str | None] = {}
-        listings: dict[str, tuple[str, ...] | None] = {}
+        box = self.box
+        path = box.abs(rel)
         wanted, read = _asked(rule)
-        if rule is not None:
-            for rel_dir in rule.files.exact_dirs:
-                if self.box.is_dir(_join(rel, rel_dir)):
-                    listings[rel_dir] = _names(self.box, _join(rel, rel_dir))
-        is_file, prefix = self.box.is_file, _join(rel, "")
-        files = frozenset(f for f in wanted if is_file(prefix + f))
-        folder = TestFolder(name, path, files, listings, texts)
+        is_file, prefix = box.is_file, _join(rel, "")
+        files = frozenset([f for f in wanted if is_file(prefix + f)])
         if rule is None:  # a folder the round does not define: only its run's detail log is read (output lengths)
-            return TestFolder(name, path, files, detail=_detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None)
-        for text in read:
-            if text in files:
-                texts[text] = _read_small_text(self.box, _join(rel, text))
-        summary = _summary(self.box, _join(rel, SUMMARY)) if rule.performance is not None and SUMMARY in files else None
-        detail = _detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None
-        return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule, rel))
+            return TestFolder(name, path, files, detail=_detail(box, prefix + DETAIL) if DETAIL in files else None)
+        listings: dict[str, tuple[str, ...] | None] = {}
+        for rel_dir in rule.files.exact_dirs:
+            if box.is_dir(prefix + rel_dir):
+                listings[rel_dir] = _names(box, prefix + rel_dir)
+        texts = {text: _read_small_text(box, prefix + text) for text in read if text in files}
+        summary = _summary(box, prefix + SUMMARY) if rule.performance is not None and SUMMARY in files else None
+        detail = _detail(box, prefix + DETAIL) if DETAIL in files else None
+        logs = self.logs(name, path, rule, rel) if TEST_LOG in files else {}
+        return TestFolder(name, path, files, listings, texts, summary, detail, logs)
 
     @property
     def has_result_log(self) -> bool:
@@ -242,16 +243,17 @@ class _Reading:
             return self.box.is_file(_join(self.result_rel, TEST_LOG))
         return self.result_source is not None
 
-    def logs(self, name: str, folder: TestFolder, rule, rel: str) -> dict[str, LogPass]:
-        """One pass over each accuracy log the test compares, keeping what the comparison needs (the
-        result's log is read later, once for every test that compares with it: :meth:`references`)."""
-        if not folder.has(TEST_LOG):
-            return {}
-        reader = AccuracyLogReader(folder.path_of(TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
+    def logs(self, name: str, path: str, rule, rel: str) -> dict[str, LogPass]:
+        """One pass over each accuracy log the test compares (the folder at ``path``, ``rel`` in the box, holds
+        it), keeping what the comparison needs (the result's log is read later, once for every test that
+        compares with it: :meth:`references`)."""
+        reader = AccuracyLogReader(os.path.join(path, "accuracy", ACC_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
-            keys = list(reader.keys(1))
+            keys: list = []
+            for rows in reader.batches():
+                keys += vt.output_keys(rows, 1)
             if self.has_result_log:
-                self.test01 = {qsl for qsl, _ in keys}
+                self.test01 = set(map(itemgetter(0), keys))
             return {"accuracy": _pass(reader, keys)}
         if name == "TEST06":
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
