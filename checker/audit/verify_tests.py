@@ -22,8 +22,8 @@ from __future__ import annotations
 import hashlib
 import re
 from binascii import unhexlify
-from itertools import compress, filterfalse
-from operator import itemgetter
+from itertools import compress, filterfalse, repeat
+from operator import is_not, itemgetter, ne
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -225,7 +225,7 @@ def _payload(entry: OutputEntry) -> bytes | str:
         return entry.data.upper()
 
 
-_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
 
 #: outputs up to this many hex digits are kept as they are; longer ones as their first element and a digest
 KEY_INLINE_DIGITS = 64
@@ -600,32 +600,10 @@ def _infer_width(rows: list, default: int) -> int:
     return default
 
 
-def verify_test06(
-    entries: Iterable[OutputEntry],
-    scenario: str,
-    eos_token_id: int,
-    rule: LlmOutputRule,
-    element_bytes: int | None = None,
-) -> Test06Verdict:
-    """The TEST06 verdict of accuracy-log entries (see :func:`verify_test06_rows`)."""
-    return verify_test06_rows([(e.qsl_idx, e.data, e.token_data, e.token_count, e.raw) for e in entries], scenario,
-                              eos_token_id, rule, element_bytes)
-
-
-def verify_test06_rows(
-    rows: list,
-    scenario: str,
-    eos_token_id: int,
-    rule: LlmOutputRule,
-    element_bytes: int | None = None,
-) -> Test06Verdict:
-    """The TEST06 verdict of rows ``(qsl_idx, data, token_data, token_count, raw)``, as the accuracy-log reader
-    gives them (:mod:`checker.loaders.accuracy_entries`; ``data`` and ``token_data`` hex digits as ``str``,
-    ``bytes`` or a ``memoryview``, ``raw`` the decoded data or None): no entry object is made, and only the ends
-    of an output are looked at (its trailing EOS run and its first tokens; an LLM output has hundreds)."""
-    width = element_bytes or _infer_width(rows, rule.default_dtype_bytes)
-    eos = _token_of(eos_token_id, width)
-    eos2 = eos * 2 if eos is not None else None  # an output ending with this has a trailing EOS run of 2 or more
+def _test06_rows(rows: list, width: int, eos2: bytes | None) -> tuple[list, list, list, int, bool | None]:
+    """(qsl_idx of the samples with a trailing EOS run, with a first token that disagrees, with a token count
+    that differs; samples without a first token; the official EOS verdict, None: undecided) of ``rows``, one
+    sample at a time: every sample, whatever its fields hold."""
     eos_official: bool | None = None
     eos_bad: list[int] = []
     first_bad: list[int] = []
@@ -657,16 +635,91 @@ def verify_test06_rows(
         if token_data is None:
             first_missing += 1
             continue
-        try:
-            first = unhexlify(token_data)
-        except (ValueError, TypeError):  # (as _token_bytes)
+        first = _token_bytes(token_data, width)
+        if first is None or not _same_start(first, raw):
             first_bad.append(qsl)
-            continue
-        # the reported token(s) and the output agree over the shorter of them (an empty report: only with an
-        # empty output)
-        if (len(first) % width or not (raw.startswith(first) if len(first) <= size else first.startswith(raw))
-                or (not first and size)):
-            first_bad.append(qsl)
+    return eos_bad, first_bad, len_bad, first_missing, eos_official
+
+
+def _same_start(first: bytes, raw: bytes) -> bool:
+    """Whether the reported first token(s) and the output agree over the shorter of them (an empty report:
+    only with an empty output)."""
+    if len(first) <= len(raw):
+        return raw.startswith(first) and (bool(first) or not raw)
+    return first.startswith(raw)
+
+
+def _test06_columns(rows: list, width: int, eos2: bytes | None) -> tuple[list, list, list, int, bool | None] | None:
+    """:func:`_test06_rows` of the usual rows (outputs of whole tokens, decoded by the reader or decodable, and
+    first tokens that are whole tokens), a field at a time across the rows, in C; None for any other rows."""
+    raws = list(map(_FIFTH, rows))
+    try:
+        if None in raws:
+            if raws.count(None) != len(raws):
+                return None
+            raws = list(map(unhexlify, map(_SECOND, rows)))
+        elif set(map(type, raws)) != {bytes}:
+            return None
+        sizes = list(map(len, raws))
+        if any(map(width.__rmod__, sizes)):
+            return None
+        counts = list(map(width.__rfloordiv__, sizes))
+        qsls = list(map(_FIRST, rows))
+        eos_bad: list[int] = []
+        eos_official: bool | None = None
+        if eos2 is not None:
+            for i in compress(range(len(raws)), map(bytes.endswith, raws, repeat(eos2))):
+                if counts[i] != 2:
+                    eos_bad.append(qsls[i])
+                    eos_official = False
+        len_bad = list(compress(qsls, map(ne, map(_FOURTH, rows), counts)))
+        tokens = list(map(_THIRD, rows))
+        first_missing = tokens.count(None)
+        if first_missing:
+            told = list(map(is_not, tokens, repeat(None)))
+            qsls, raws, tokens = list(compress(qsls, told)), list(compress(raws, told)), list(compress(tokens, told))
+        firsts = list(map(unhexlify, tokens))
+        if any(map(width.__rmod__, map(len, firsts))):
+            return None
+        if all(map(bytes.startswith, raws, firsts)) and b"" not in firsts:
+            first_bad: list[int] = []
+        else:
+            first_bad = [qsl for qsl, first, raw in zip(qsls, firsts, raws) if not _same_start(first, raw)]
+    except (ValueError, TypeError):  # (not hex: binascii.Error is a ValueError; a token that is not bytes or str)
+        return None
+    return eos_bad, first_bad, len_bad, first_missing, eos_official
+
+
+def verify_test06(
+    entries: Iterable[OutputEntry],
+    scenario: str,
+    eos_token_id: int,
+    rule: LlmOutputRule,
+    element_bytes: int | None = None,
+) -> Test06Verdict:
+    """The TEST06 verdict of accuracy-log entries (see :func:`verify_test06_rows`)."""
+    return verify_test06_rows([(e.qsl_idx, e.data, e.token_data, e.token_count, e.raw) for e in entries], scenario,
+                              eos_token_id, rule, element_bytes)
+
+
+def verify_test06_rows(
+    rows: list,
+    scenario: str,
+    eos_token_id: int,
+    rule: LlmOutputRule,
+    element_bytes: int | None = None,
+) -> Test06Verdict:
+    """The TEST06 verdict of rows ``(qsl_idx, data, token_data, token_count, raw)``, as the accuracy-log reader
+    gives them (:mod:`checker.loaders.accuracy_entries`; ``data`` and ``token_data`` hex digits as ``str``,
+    ``bytes`` or a ``memoryview``, ``raw`` the decoded data or None): no entry object is made, and only the ends
+    of an output are looked at (its trailing EOS run and its first tokens; an LLM output has hundreds)."""
+    width = element_bytes or _infer_width(rows, rule.default_dtype_bytes)
+    eos = _token_of(eos_token_id, width)
+    eos2 = eos * 2 if eos is not None else None  # an output ending with this has a trailing EOS run of 2 or more
+    found = _test06_columns(rows, width, eos2)
+    if found is None:  # an output or a first token that is not whole tokens of hex digits, or not bytes
+        found = _test06_rows(rows, width, eos2)
+    eos_bad, first_bad, len_bad, first_missing, eos_official = found
     eos_official_ok = True if eos_official is None else eos_official
     if scenario == "Offline":
         first_official = "Skipped"

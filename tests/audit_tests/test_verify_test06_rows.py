@@ -91,16 +91,17 @@ def pack(values, width: int) -> bytes:
     return struct.pack(f"<{len(values)}{'i' if width == 4 else 'q'}", *values)
 
 
-def random_rows(rng: random.Random, eos: int, width: int, n: int) -> list:
+def random_rows(rng: random.Random, eos: int, width: int, n: int, clean: bool = False) -> list:
     """Rows as the reader gives them (data bytes, or a memoryview with its decoding), with every kind of
-    sample the verdict tells apart."""
+    sample the verdict tells apart (``clean``: no partial token, no odd digit)."""
     rows = []
+    eos_id = eos if width == 8 or -2 ** 31 <= eos < 2 ** 31 else 5  # (an id no token of the width is: never seen)
     for qsl in range(n):
         length = rng.choice((0, 1, 2, 2, 3, 5, 12))
-        values = [rng.choice((eos, eos, 7, -1, 2 ** 31 - 1, 0)) for _ in range(length)]
+        values = [rng.choice((eos_id, eos_id, 7, -1, 2 ** 31 - 1, 0)) for _ in range(length)]
         raw = pack(values, width)
         kind = rng.random()
-        if kind < 0.1:
+        if kind < 0.1 and not clean:
             raw += b"\x01" * rng.choice((1, 3))  # a partial token
         digits = raw.hex()
         digits = digits.upper() if rng.random() < 0.5 else digits
@@ -108,8 +109,8 @@ def random_rows(rng: random.Random, eos: int, width: int, n: int) -> list:
         token = rng.random()
         if token < 0.2:
             token_data = None
-        elif token < 0.3:
-            token_data = pack([rng.choice((eos, 7))], width).hex().encode() + b"0"  # an odd digit
+        elif token < 0.3 and not clean:
+            token_data = pack([rng.choice((eos_id, 7))], width).hex().encode() + b"0"  # an odd digit
         elif token < 0.4:
             token_data = pack([9], width).hex().encode()
         elif token < 0.5:
@@ -136,6 +137,26 @@ def test_rows_give_the_plain_verdict_on_generated_samples(seed):
             got = vt.verify_test06_rows(rows, scenario, eos, RULE, element_bytes)
             assert figures(got) == plain_test06(_entries(rows), scenario, eos, RULE, element_bytes)
             assert got == vt.verify_test06(_entries(rows), scenario, eos, RULE, element_bytes)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_column_reading_gives_the_row_reading(seed):
+    """The fast path (a field at a time across the rows) finds what the loop over the rows finds, and takes the
+    usual logs (every output whole tokens, decoded or not by the reader)."""
+    rng = random.Random(seed)
+    width = rng.choice((4, 8))
+    eos = rng.choice((2, 0, -1, 128001, 2 ** 40))
+    for clean in (True, False):
+        rows = random_rows(rng, eos, width, rng.choice((1, 3, 30)), clean)
+        if clean and rng.random() < 0.5:  # a short-line block: the reader did not decode the outputs
+            rows = [(q, bytes(d), t, c, None) for q, d, t, c, _ in rows]
+        eos2 = vt._token_of(eos, width) * 2 if vt._token_of(eos, width) is not None else None
+        columns = vt._test06_columns(rows, width, eos2)
+        if clean and len({r is None for *_, r in rows}) == 1:  # (decoded by the reader for all rows or none)
+            assert columns is not None
+        if columns is not None:
+            assert columns == vt._test06_rows(rows, width, eos2)
+    assert vt._test06_columns([], width, None) is None
 
 
 def test_entries_with_text_fields_give_the_plain_verdict():
@@ -177,3 +198,12 @@ def test_rows_give_the_plain_verdict_on_real_logs(path):
         for eos in (2, 128001, 0):
             got = vt.verify_test06_rows(rows, scenario, eos, RULE)
             assert figures(got) == plain_test06(_entries(rows), scenario, eos, RULE)
+
+
+def test_an_empty_first_token_disagrees_with_an_output():
+    good = pack([5, 6, 2], 8).hex()
+    samples = [vt.OutputEntry(0, good, "", 3), vt.OutputEntry(1, good, good[:16], 3), vt.OutputEntry(2, "", "", 0)]
+    for scenario in ("Offline", "Server"):
+        got = vt.verify_test06(samples, scenario, 2, RULE)
+        assert figures(got) == plain_test06(samples, scenario, 2, RULE)
+        assert got.first_token_violations == (0,)
