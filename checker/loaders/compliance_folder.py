@@ -91,6 +91,17 @@ def _pass(reader: AccuracyLogReader, value: object) -> LogPass:
     return LogPass(reader.path, reader.error, reader.truncated, tuple(reader.malformed), reader.entries, value)
 
 
+def _path_join(path: str, rel: str) -> str:
+    """``os.path.join(path, *rel.split("/"))``: with "/" as the separator, a path that does not end with one
+    and a relative path of plain names, the two joined by one "/"."""
+    if _SLASH and path and path[-1] != "/" and rel and rel[0] != "/" and rel[-1] != "/" and "//" not in rel:
+        return f"{path}/{rel}"
+    return os.path.join(path, *rel.split("/"))
+
+
+_SLASH = os.sep == "/" and os.altsep is None
+
+
 # --------------------------------------------------------------------------- the record
 
 
@@ -108,7 +119,7 @@ class TestFolder:
     logs: dict = field(default_factory=dict)  # what -> LogPass ("accuracy": the test's log, "reference": the result's)
 
     def path_of(self, rel: str) -> str:
-        return os.path.join(self.path, *rel.split("/"))
+        return _path_join(self.path, rel)
 
     def has(self, rel: str) -> bool:
         return rel in self.files
@@ -132,7 +143,7 @@ class ComplianceRecord:
 
     @property
     def result_log_path(self) -> str:
-        return os.path.join(self.result_path, "accuracy", ACC_LOG)
+        return _path_join(self.result_path, TEST_LOG)
 
     @property
     def tests(self) -> tuple[str, ...]:
@@ -185,22 +196,33 @@ def _names(box: Sandbox, rel: str) -> tuple[str, ...] | None:
         return None
 
 
-_ASKED: dict[int, tuple[object, tuple[str, ...], tuple[str, ...]]] = {}  # id(rule) -> (rule, what _asked gives)
+_ASKED: dict[int, tuple[object, frozenset[str], tuple[str, ...]]] = {}  # id(rule) -> (rule, what _asked gives)
+_UNDEFINED = (frozenset((DETAIL,)), ())
 
 
-def _asked(rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _asked(rule) -> tuple[frozenset[str], tuple[str, ...]]:
     """The files of a ``TEST0x`` folder asked about (whether each is a file) under ``rule`` (None: a test the
     round does not define), and the text files among them that are read; made once per rule."""
     if rule is None:
-        return (DETAIL,), ()
+        return _UNDEFINED
     known = _ASKED.get(id(rule))
     if known is None or known[0] is not rule:
         read = tuple(dict.fromkeys((rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES)))
-        wanted = tuple(dict.fromkeys((DETAIL, *rule.files.required, SUMMARY, TEST_LOG, *read)))
+        wanted = frozenset((DETAIL, *rule.files.required, SUMMARY, TEST_LOG, *read))
         if len(_ASKED) >= 64:
             _ASKED.clear()
         known = _ASKED[id(rule)] = (rule, wanted, read)
     return known[1], known[2]
+
+
+def _files(box: Sandbox, rel: str, wanted: frozenset[str]) -> frozenset[str]:
+    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: from what the walk saw below
+    the folder when it saw all of it (one look for them all), else asked one by one."""
+    below = box.files_below(rel)
+    if below is not None:
+        return frozenset(below.keys() & wanted)
+    is_file, prefix = box.is_file, _join(rel, "")
+    return frozenset([f for f in wanted if is_file(prefix + f)])
 
 
 @dataclass
@@ -223,8 +245,8 @@ class _Reading:
         box = self.box
         path = box.abs(rel)
         wanted, read = _asked(rule)
-        is_file, prefix = box.is_file, _join(rel, "")
-        files = frozenset([f for f in wanted if is_file(prefix + f)])
+        prefix = _join(rel, "")
+        files = _files(box, rel, wanted)
         if rule is None:  # a folder the round does not define: only its run's detail log is read (output lengths)
             return TestFolder(name, path, files, detail=_detail(box, prefix + DETAIL) if DETAIL in files else None)
         listings: dict[str, tuple[str, ...] | None] = {}
@@ -247,7 +269,7 @@ class _Reading:
         """One pass over each accuracy log the test compares (the folder at ``path``, ``rel`` in the box, holds
         it), keeping what the comparison needs (the result's log is read later, once for every test that
         compares with it: :meth:`references`)."""
-        reader = AccuracyLogReader(os.path.join(path, "accuracy", ACC_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
+        reader = AccuracyLogReader(_path_join(path, TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
             keys: list = []
             for rows in reader.batches():
@@ -259,7 +281,9 @@ class _Reading:
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
             if eos is None:
                 return {}
-            rows = [row for rows in reader.batches() for row in rows]
+            rows: list = []
+            for block in reader.batches():
+                rows += block
             verdict = None  # judged only from a whole log (a truncated one gives its entry count only)
             if not (reader.truncated or reader.error):
                 verdict = vt.verify_test06_rows(rows, self.scenario, eos, rule.llm_output)
