@@ -795,10 +795,11 @@ def reports_pass(text: str, how: str) -> bool:
 
     ``how`` is ``substring`` ("TEST PASS" anywhere in a line) or ``exact`` (a stripped line equal
     to "TEST PASS")."""
-    lines = text.splitlines()
+    if "TEST PASS" not in text:  # (no line break inside it: in the text exactly when in one of its lines)
+        return False
     if how == "exact":
-        return any(line.strip() == "TEST PASS" for line in lines)
-    return any("TEST PASS" in line for line in lines)
+        return any(line.strip() == "TEST PASS" for line in text.splitlines())
+    return True
 
 
 _PERF_FIGURES = tuple((re.compile(rf"^{name}\s*=\s*{_NUM}", re.MULTILINE), key)
@@ -812,7 +813,7 @@ def read_verify_performance(text: str) -> SubmittedVerdict:
         match = pattern.search(text)
         if match:
             figures[key] = float(match.group(1))
-    return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
+    return SubmittedVerdict(reports_pass(text, "substring"), figures)
 
 
 def read_verify_accuracy_test01(text: str, pass_line: str = "substring") -> SubmittedVerdict:
