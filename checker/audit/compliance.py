@@ -316,7 +316,7 @@ def _test01_submitted(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> vt.Subm
 
 
 def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> None:
-    for rel in rule.files.required:
+    for rel in () if folder.files.issuperset(rule.files.required) else rule.files.required:
         if not folder.has(rel):
             ctx.add("CP003", folder.path_of(rel), f"{test} must contain {rel}", expected=rel, actual="missing",
                     official=True, test=test)

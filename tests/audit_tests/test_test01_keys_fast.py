@@ -11,8 +11,8 @@ import pytest
 
 from checker.audit import verify_tests as vt
 from checker.loaders.compliance_folder import AccuracyLogReader
+from tests.conftest import REAL
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions")
 
 
 def plain_output_keys(rows, width):
@@ -107,14 +107,11 @@ def test_keys_of_a_text_output_are_compared_as_text():
 
 
 def _logs() -> list[str]:
-    found = []
-    for root in ("/work/bench/r1k/v4.1", SHARED):
-        found += sorted(glob.glob(os.path.join(root, "**", "accuracy", "mlperf_log_accuracy.json"),
-                                  recursive=True))[:12]
-    return found
+    found = sorted(glob.glob(os.path.join(REAL, "**", "accuracy", "mlperf_log_accuracy.json"), recursive=True))
+    return found[::max(1, len(found) // 24)]  # (two dozen of them, results' and TEST01's)
 
 
-@pytest.mark.parametrize("path", _logs() or [pytest.param(None, marks=pytest.mark.skip("no accuracy logs here"))])
+@pytest.mark.parametrize("path", _logs() or [pytest.param(None, marks=pytest.mark.skip("real submission data not found (set MLPC_SHARED to the shared/ folder)"))])
 def test_fast_paths_on_real_logs(path):
     blocks = [block for block in AccuracyLogReader(path).batches()]
     keyed = [vt.output_keys(block, 1) for block in blocks]

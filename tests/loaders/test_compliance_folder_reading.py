@@ -13,8 +13,8 @@ from checker.loaders.compliance_folder import MAX_TEXT_BYTES, _asked, _files, _p
 from checker.loaders.fs import Sandbox
 from checker.loaders.rules import load_rules
 from checker.loaders.tree import _walk_submitter
+from tests.conftest import REAL
 
-SHARED = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "real_submissions", "v4.1")
 SPEC = load_round_spec("v4.1")
 WANTED = [_asked(SPEC.tests.get(name)) for name in ("TEST01", "TEST04", "TEST05", "TEST06", "TEST99")]
 
@@ -40,13 +40,11 @@ def check_folder(root: str, box: Sandbox, rel: str) -> None:
 
 
 def _submitters() -> list[tuple[str, str]]:
-    found = []
-    for root in (os.path.abspath(SHARED), "/work/bench/r1k/v4.1"):
-        found += [(root, os.path.relpath(path, root)) for path in sorted(glob.glob(os.path.join(root, "closed", "*")))[:6]]
-    return found
+    root = os.path.join(REAL, "v4.1")
+    return [(root, os.path.relpath(path, root)) for path in sorted(glob.glob(os.path.join(root, "closed", "*")))]
 
 
-@pytest.mark.parametrize("root,submitter", _submitters() or [pytest.param(None, None, marks=pytest.mark.skip("no trees"))])
+@pytest.mark.parametrize("root,submitter", _submitters() or [pytest.param(None, None, marks=pytest.mark.skip("real submission data not found (set MLPC_SHARED to the shared/ folder)"))])
 def test_quick_answers_on_real_trees(root, submitter):
     box = walked(root, submitter)
     tests = sorted(glob.glob(os.path.join(root, submitter, "compliance", "*", "*", "*", "TEST*")))
