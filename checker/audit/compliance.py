@@ -56,6 +56,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from checker.audit import verify_tests as vt
 from checker.diagnostics import Finding, Location
@@ -118,6 +119,10 @@ class _Ctx:
     findings: list[Finding] = field(default_factory=list)
     read: dict = field(default_factory=dict)  # id(TEST01 folder) -> (folder, its verify file's reading)
 
+    @cached_property
+    def plain_root(self) -> bool:
+        return _plain(self.rel_root)
+
     @property
     def compliance_dir(self) -> str:
         return self.record.path
@@ -128,7 +133,7 @@ class _Ctx:
 
     def rel(self, path: str) -> str:
         root = self.rel_root
-        if (os.sep == "/" and path.startswith(root) and path[len(root):len(root) + 1] == "/" and _plain(root)
+        if (os.sep == "/" and path.startswith(root) and path[len(root):len(root) + 1] == "/" and self.plain_root
                 and _plain(path)):
             return path[len(root) + 1:]  # what relpath gives for a normalised absolute path below the root
         try:
@@ -140,10 +145,11 @@ class _Ctx:
     def add(self, code: str, path: str, message: str, *, expected=None, actual=None, hint=None,
             official: bool, **data) -> None:
         payload = {"test": data.pop("test", None), "official": official, **data}
+        where = self.rel(path)
         self.findings.append(
             Finding(
-                message=f"{self.rel(path)}: {message}",
-                location=Location(self.rel(path)),
+                message=f"{where}: {message}",
+                location=Location(where),
                 expected=None if expected is None else str(expected),
                 actual=None if actual is None else str(actual),
                 hint=hint,
@@ -310,7 +316,7 @@ def _test01_submitted(ctx: _Ctx, folder: TestFolder, rule: TestRound) -> vt.Subm
 
 
 def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> None:
-    for rel in rule.files.required:
+    for rel in () if folder.files.issuperset(rule.files.required) else rule.files.required:
         if not folder.has(rel):
             ctx.add("CP003", folder.path_of(rel), f"{test} must contain {rel}", expected=rel, actual="missing",
                     official=True, test=test)
@@ -329,14 +335,30 @@ def _check_files(ctx: _Ctx, test: str, folder: TestFolder, rule: TestRound) -> N
         listed = folder.listings[rel_dir]
         if listed is None:
             continue
+        needed, allowed = _file_set(fileset, deterministic)
+        if needed.issubset(listed) and allowed.issuperset(listed):
+            continue  # (the usual folder: what follows finds nothing)
         names = set(listed)
-        needed = set(fileset.required) | (set() if deterministic else set(fileset.required_if_not_deterministic))
-        allowed = needed | set(fileset.optional) | set(fileset.required_if_not_deterministic)
         missing = sorted(needed - names)
         extra = sorted(names - allowed)
         if missing or extra:
             ctx.add("CP004", folder.path_of(rel_dir), f"file set differs: missing {missing or 'none'}, unexpected {extra or 'none'}",
                     expected=", ".join(sorted(needed)), actual=", ".join(sorted(names)), official=True, test=test)
+
+
+_FILE_SETS: dict[tuple[int, bool], tuple[object, frozenset[str], frozenset[str]]] = {}
+
+
+def _file_set(fileset, deterministic: bool) -> tuple[frozenset[str], frozenset[str]]:
+    """(the files a folder of ``fileset`` must hold, those it may hold), made once per file set."""
+    known = _FILE_SETS.get((id(fileset), deterministic))
+    if known is None or known[0] is not fileset:
+        needed = set(fileset.required) | (set() if deterministic else set(fileset.required_if_not_deterministic))
+        allowed = needed | set(fileset.optional) | set(fileset.required_if_not_deterministic)
+        if len(_FILE_SETS) >= 64:
+            _FILE_SETS.clear()
+        known = _FILE_SETS[(id(fileset), deterministic)] = (fileset, frozenset(needed), frozenset(allowed))
+    return known[1], known[2]
 
 
 def _summary(ctx: _Ctx, where, test: str, parsed: dict | str) -> dict | None:

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 import hashlib
 import re
+from binascii import unhexlify
+from itertools import compress, filterfalse, repeat
+from operator import is_not, itemgetter, ne
 from dataclasses import dataclass, field
 from typing import Iterable, Mapping
 
@@ -222,6 +225,8 @@ def _payload(entry: OutputEntry) -> bytes | str:
         return entry.data.upper()
 
 
+_FIRST, _SECOND, _THIRD, _FOURTH, _FIFTH = map(itemgetter, range(5))
+
 #: outputs up to this many hex digits are kept as they are; longer ones as their first element and a digest
 KEY_INLINE_DIGITS = 64
 
@@ -240,6 +245,12 @@ def output_keys(rows: list, width: int) -> list[tuple[int, bytes]]:
     """``(qsl_idx, output_key)`` of rows ``(qsl_idx, hex digits, ...)`` (those of one block of a log; the
     digits as bytes or as a memoryview)."""
     limit = max(KEY_INLINE_DIGITS, 2 * width)
+    digits = list(map(_SECOND, rows))
+    if digits and max(map(len, digits)) <= limit:
+        try:  # short outputs, all bytes (a block of short lines): their own digits, upper-cased, in C
+            return list(zip(map(_FIRST, rows), map(bytes.upper, digits)))
+        except TypeError:  # a memoryview among them
+            pass
     return [(row[0], row[1].upper()) if len(row[1]) <= limit and row[1].__class__ is bytes
             else (row[0], output_key(row[1], width)) for row in rows]
 
@@ -323,10 +334,17 @@ class ReferenceKeysBuilder:
 
     def add(self, accuracy: Iterable[tuple[int, bytes | tuple]]) -> None:
         first = self.first
+        pairs = accuracy if accuracy.__class__ is list else list(accuracy)
+        block = dict(pairs)
+        if len(block) == len(pairs) and first.keys().isdisjoint(block.keys()):
+            # every qsl_idx is new (the usual log: each sample once): the pairs are the first outputs, in C
+            first.update(block)
+            self.entries += len(pairs)
+            return
         get = first.get
         unseen = self._UNSEEN
         n = mismatch = 0
-        for qsl, key in accuracy:
+        for qsl, key in pairs:
             n += 1
             ref = get(qsl, unseen)
             if ref is unseen:
@@ -338,7 +356,11 @@ class ReferenceKeysBuilder:
 
     def result(self, wanted: set | None = None) -> ReferenceKeys:
         first = self.first
-        keys = first if wanted is None else {qsl: first[qsl] for qsl in wanted if qsl in first}
+        if wanted is None:
+            keys = first
+        else:
+            common = first.keys() & wanted
+            keys = dict(zip(common, map(first.__getitem__, common)))
         return ReferenceKeys(self.entries, self.entries - len(first), self.mismatches, keys)
 
 
@@ -354,17 +376,19 @@ def verify_test01_keys(
     reference = accuracy if isinstance(accuracy, ReferenceKeys) else reference_keys(accuracy)
     acc = reference.keys
     n_acc, dup, acc_mismatch = reference.entries, reference.duplicates, reference.mismatches
-    n_perf = matched = first_mismatch = full_mismatch = missing = 0
+    pairs = performance if performance.__class__ is list else list(performance)
+    # the pairs whose output is the accuracy log's (the usual case for a whole log: all of them) are matched
+    # and equal: they are told apart in C, and so are those whose qsl_idx the accuracy log does not hold (a
+    # truncated log: most of them); only the others, outputs that differ, are looked at one by one, in order
+    others = list(filterfalse(acc.items().__contains__, pairs))
+    differing = list(compress(others, map(acc.__contains__, map(_FIRST, others))))
+    n_perf = len(pairs)
+    missing = len(others) - len(differing)
+    matched = n_perf - missing
+    first_mismatch = full_mismatch = 0
     examples: list[int] = []
-    missing_key = object()
-    get = acc.get
-    for qsl, key in performance:
-        n_perf += 1
-        ref = get(qsl, missing_key)
-        if ref is missing_key:
-            missing += 1
-            continue
-        matched += 1
+    for qsl, key in differing:
+        ref = acc[qsl]
         if ref == key:
             continue
         full_mismatch += 1
@@ -524,13 +548,14 @@ class Test06Verdict:
     reasons: tuple[str, ...] = ()
 
 
-def _token_bytes(data: str, width: int) -> bytes | None:
-    """The bytes of a hex string of whole ``width``-byte tokens; None otherwise."""
+def _token_bytes(data, width: int) -> bytes | None:
+    """The bytes of hex digits (``str``, ``bytes`` or a ``memoryview``) that are whole ``width``-byte tokens;
+    None otherwise (anything but hex digits in pairs: white space, a sign, an odd digit; or a partial token)."""
     try:
-        raw = bytes.fromhex(data)
-    except ValueError:
+        raw = unhexlify(data)
+    except (ValueError, TypeError):  # (binascii.Error is a ValueError; so is a non-ASCII str)
         return None
-    if len(raw) * 2 != len(data) or len(raw) % width:  # whitespace (fromhex skips it) or a partial token
+    if len(raw) % width:
         return None
     return raw
 
@@ -545,6 +570,15 @@ def _trailing(raw: bytes, width: int, token: int, stop: int = 0) -> int:
     return run
 
 
+def _token_of(token: int, width: int) -> bytes | None:
+    """The ``width`` bytes a token id is written as (little-endian, signed); None when no token of that width
+    is that id."""
+    try:
+        return token.to_bytes(width, "little", signed=True)
+    except OverflowError:
+        return None
+
+
 def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
     """Token width from ``token_count`` (bytes per token of the first entry that tells)."""
     for entry in entries:
@@ -555,6 +589,107 @@ def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
     return default
 
 
+def _infer_width(rows: list, default: int) -> int:
+    """:func:`infer_element_bytes` of rows ``(qsl_idx, data, token_data, token_count, raw)``."""
+    for row in rows:
+        count, data = row[3], row[1]
+        if count and len(data):
+            nbytes = len(data) // 2
+            if nbytes % count == 0 and nbytes // count in (4, 8):
+                return nbytes // count
+    return default
+
+
+def _test06_rows(rows: list, width: int, eos2: bytes | None) -> tuple[list, list, list, int, bool | None]:
+    """(qsl_idx of the samples with a trailing EOS run, with a first token that disagrees, with a token count
+    that differs; samples without a first token; the official EOS verdict, None: undecided) of ``rows``, one
+    sample at a time: every sample, whatever its fields hold."""
+    eos_official: bool | None = None
+    eos_bad: list[int] = []
+    first_bad: list[int] = []
+    len_bad: list[int] = []
+    first_missing = 0
+    for qsl, data, token_data, token_count, raw in rows:
+        if raw is None or len(raw) % width:
+            raw = _token_bytes(data, width)
+            if raw is None:
+                len_bad.append(qsl)
+                eos_bad.append(qsl)
+                continue
+        elif raw.__class__ is not bytes:
+            raw = bytes(raw)
+        size = len(raw)
+        count = size // width
+        # a trailing run of two EOS or more is a violation (strict: every sample) unless the output is exactly
+        # those two tokens; the official scan looks from the end down to index 1 only (at most count - 1
+        # tokens), so it sees a run of two or more only in a longer output, and the first such sample decides
+        # it: a failure
+        if eos2 is not None and count != 2 and raw.endswith(eos2):
+            eos_bad.append(qsl)
+            if eos_official is None:
+                eos_official = False
+        # length
+        if token_count is None or token_count != count:
+            len_bad.append(qsl)
+        # first token(s): token_data must agree with the start of the output
+        if token_data is None:
+            first_missing += 1
+            continue
+        first = _token_bytes(token_data, width)
+        if first is None or not _same_start(first, raw):
+            first_bad.append(qsl)
+    return eos_bad, first_bad, len_bad, first_missing, eos_official
+
+
+def _same_start(first: bytes, raw: bytes) -> bool:
+    """Whether the reported first token(s) and the output agree over the shorter of them (an empty report:
+    only with an empty output)."""
+    if len(first) <= len(raw):
+        return raw.startswith(first) and (bool(first) or not raw)
+    return first.startswith(raw)
+
+
+def _test06_columns(rows: list, width: int, eos2: bytes | None) -> tuple[list, list, list, int, bool | None] | None:
+    """:func:`_test06_rows` of the usual rows (outputs of whole tokens, decoded by the reader or decodable, and
+    first tokens that are whole tokens), a field at a time across the rows, in C; None for any other rows."""
+    raws = list(map(_FIFTH, rows))
+    try:
+        if None in raws:
+            if raws.count(None) != len(raws):
+                return None
+            raws = list(map(unhexlify, map(_SECOND, rows)))
+        elif set(map(type, raws)) != {bytes}:
+            return None
+        sizes = list(map(len, raws))
+        if any(map(width.__rmod__, sizes)):
+            return None
+        counts = list(map(width.__rfloordiv__, sizes))
+        qsls = list(map(_FIRST, rows))
+        eos_bad: list[int] = []
+        eos_official: bool | None = None
+        if eos2 is not None:
+            for i in compress(range(len(raws)), map(bytes.endswith, raws, repeat(eos2))):
+                if counts[i] != 2:
+                    eos_bad.append(qsls[i])
+                    eos_official = False
+        len_bad = list(compress(qsls, map(ne, map(_FOURTH, rows), counts)))
+        tokens = list(map(_THIRD, rows))
+        first_missing = tokens.count(None)
+        if first_missing:
+            told = list(map(is_not, tokens, repeat(None)))
+            qsls, raws, tokens = list(compress(qsls, told)), list(compress(raws, told)), list(compress(tokens, told))
+        firsts = list(map(unhexlify, tokens))
+        if any(map(width.__rmod__, map(len, firsts))):
+            return None
+        if all(map(bytes.startswith, raws, firsts)) and b"" not in firsts:
+            first_bad: list[int] = []
+        else:
+            first_bad = [qsl for qsl, first, raw in zip(qsls, firsts, raws) if not _same_start(first, raw)]
+    except (ValueError, TypeError):  # (not hex: binascii.Error is a ValueError; a token that is not bytes or str)
+        return None
+    return eos_bad, first_bad, len_bad, first_missing, eos_official
+
+
 def verify_test06(
     entries: Iterable[OutputEntry],
     scenario: str,
@@ -562,54 +697,41 @@ def verify_test06(
     rule: LlmOutputRule,
     element_bytes: int | None = None,
 ) -> Test06Verdict:
-    samples = list(entries)
-    width = element_bytes or infer_element_bytes(samples, rule.default_dtype_bytes)
-    eos_official: bool | None = None
-    eos_bad: list[int] = []
-    first_bad: list[int] = []
-    len_bad: list[int] = []
-    first_missing = 0
-    for entry in samples:
-        # only the ends of an output matter: its trailing EOS run and its first tokens; the middle is
-        # never unpacked (an LLM output has hundreds of tokens)
-        raw = entry.raw if entry.raw is not None and len(entry.raw) % width == 0 else _token_bytes(entry.data, width)
-        if raw is None:
-            len_bad.append(entry.qsl_idx)
-            eos_bad.append(entry.qsl_idx)
-            continue
-        count = len(raw) // width
-        # official EOS scan: from the end, index > 0 only, decided by the first sample that tells
-        if eos_official is None:
-            official_run = _trailing(raw, width, eos_token_id, stop=1)
-            if official_run >= 2:
-                eos_official = count == 2
-        # strict: trailing run of EOS over the whole output, every sample
-        run = _trailing(raw, width, eos_token_id)
-        if run >= 2 and not (count == 2 and run == 2):
-            eos_bad.append(entry.qsl_idx)
-        # length
-        if entry.token_count is None or entry.token_count != count:
-            len_bad.append(entry.qsl_idx)
-        # first token(s): token_data must agree with the start of the output
-        if entry.token_data is None:
-            first_missing += 1
-        else:
-            first = _token_bytes(entry.token_data, width)
-            head = min(len(first), len(raw)) if first is not None else 0
-            if first is None or first[:head] != raw[:head] or (not first and raw):
-                first_bad.append(entry.qsl_idx)
+    """The TEST06 verdict of accuracy-log entries (see :func:`verify_test06_rows`)."""
+    return verify_test06_rows([(e.qsl_idx, e.data, e.token_data, e.token_count, e.raw) for e in entries], scenario,
+                              eos_token_id, rule, element_bytes)
+
+
+def verify_test06_rows(
+    rows: list,
+    scenario: str,
+    eos_token_id: int,
+    rule: LlmOutputRule,
+    element_bytes: int | None = None,
+) -> Test06Verdict:
+    """The TEST06 verdict of rows ``(qsl_idx, data, token_data, token_count, raw)``, as the accuracy-log reader
+    gives them (:mod:`checker.loaders.accuracy_entries`; ``data`` and ``token_data`` hex digits as ``str``,
+    ``bytes`` or a ``memoryview``, ``raw`` the decoded data or None): no entry object is made, and only the ends
+    of an output are looked at (its trailing EOS run and its first tokens; an LLM output has hundreds)."""
+    width = element_bytes or _infer_width(rows, rule.default_dtype_bytes)
+    eos = _token_of(eos_token_id, width)
+    eos2 = eos * 2 if eos is not None else None  # an output ending with this has a trailing EOS run of 2 or more
+    found = _test06_columns(rows, width, eos2)
+    if found is None:  # an output or a first token that is not whole tokens of hex digits, or not bytes
+        found = _test06_rows(rows, width, eos2)
+    eos_bad, first_bad, len_bad, first_missing, eos_official = found
     eos_official_ok = True if eos_official is None else eos_official
     if scenario == "Offline":
         first_official = "Skipped"
         if first_bad:
             first_strict = "False"
         else:
-            first_strict = "Skipped" if first_missing == len(samples) else "True"
+            first_strict = "Skipped" if first_missing == len(rows) else "True"
     else:
         first_official = "False" if (first_bad or first_missing) else "True"
         first_strict = first_official
     reasons = []
-    if not samples:
+    if not rows:
         reasons.append("accuracy log has no samples: nothing was verified")
     if eos_bad:
         reasons.append(f"{len(eos_bad)} sample(s) end with repeated EOS ({eos_token_id}) tokens")
@@ -621,13 +743,13 @@ def verify_test06(
         reasons.append(f"{len(len_bad)} sample(s) have token_count different from the output length")
     length_ok = not len_bad
     official = first_official in ("True", "Skipped") and eos_official_ok and length_ok
-    strict = bool(samples) and first_strict in ("True", "Skipped") and not eos_bad and length_ok
+    strict = bool(rows) and first_strict in ("True", "Skipped") and not eos_bad and length_ok
     if scenario != "Offline" and first_strict == "Skipped":
         strict = False
     return Test06Verdict(
         passed=strict,
         official_passed=official,
-        num_samples=len(samples),
+        num_samples=len(rows),
         element_bytes=width,
         first_token_official=first_official,
         first_token_strict=first_strict,
@@ -673,10 +795,11 @@ def reports_pass(text: str, how: str) -> bool:
 
     ``how`` is ``substring`` ("TEST PASS" anywhere in a line) or ``exact`` (a stripped line equal
     to "TEST PASS")."""
-    lines = text.splitlines()
+    if "TEST PASS" not in text:  # (no line break inside it: in the text exactly when in one of its lines)
+        return False
     if how == "exact":
-        return any(line.strip() == "TEST PASS" for line in lines)
-    return any("TEST PASS" in line for line in lines)
+        return any(line.strip() == "TEST PASS" for line in text.splitlines())
+    return True
 
 
 _PERF_FIGURES = tuple((re.compile(rf"^{name}\s*=\s*{_NUM}", re.MULTILINE), key)
@@ -690,7 +813,7 @@ def read_verify_performance(text: str) -> SubmittedVerdict:
         match = pattern.search(text)
         if match:
             figures[key] = float(match.group(1))
-    return SubmittedVerdict(any("TEST PASS" in line for line in text.splitlines()), figures)
+    return SubmittedVerdict(reports_pass(text, "substring"), figures)
 
 
 def read_verify_accuracy_test01(text: str, pass_line: str = "substring") -> SubmittedVerdict:

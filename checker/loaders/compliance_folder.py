@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import os
 from binascii import unhexlify
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
@@ -90,6 +91,17 @@ def _pass(reader: AccuracyLogReader, value: object) -> LogPass:
     return LogPass(reader.path, reader.error, reader.truncated, tuple(reader.malformed), reader.entries, value)
 
 
+def _path_join(path: str, rel: str) -> str:
+    """``os.path.join(path, *rel.split("/"))``: with "/" as the separator, a path that does not end with one
+    and a relative path of plain names, the two joined by one "/"."""
+    if _SLASH and path and path[-1] != "/" and rel and rel[0] != "/" and rel[-1] != "/" and "//" not in rel:
+        return f"{path}/{rel}"
+    return os.path.join(path, *rel.split("/"))
+
+
+_SLASH = os.sep == "/" and os.altsep is None
+
+
 # --------------------------------------------------------------------------- the record
 
 
@@ -107,13 +119,17 @@ class TestFolder:
     logs: dict = field(default_factory=dict)  # what -> LogPass ("accuracy": the test's log, "reference": the result's)
 
     def path_of(self, rel: str) -> str:
-        return os.path.join(self.path, *rel.split("/"))
+        return _path_join(self.path, rel)
 
     def has(self, rel: str) -> bool:
         return rel in self.files
 
     def text(self, rel: str) -> str | None:
         return self.texts.get(rel)
+
+    def with_logs(self, logs: dict) -> TestFolder:
+        """This folder with other ``logs`` (``dataclasses.replace``, without its look at every field)."""
+        return TestFolder(self.name, self.path, self.files, self.listings, self.texts, self.summary, self.detail, logs)
 
 
 @dataclass(frozen=True)
@@ -131,7 +147,7 @@ class ComplianceRecord:
 
     @property
     def result_log_path(self) -> str:
-        return os.path.join(self.result_path, "accuracy", ACC_LOG)
+        return _path_join(self.result_path, TEST_LOG)
 
     @property
     def tests(self) -> tuple[str, ...]:
@@ -142,7 +158,10 @@ class ComplianceRecord:
 
 
 def _read_small_text(box: Sandbox, rel: str) -> str | None:
-    try:
+    data, _ = box.read_bytes(rel, MAX_TEXT_BYTES)  # (a file the walk saw: one read, no file object)
+    if data is not None:
+        return data.decode("utf-8", errors="replace")
+    try:  # larger than the limit (its first MiB), or not a file the sandbox reads: read here
         with box.open(rel) as handle:
             raw = handle.read(MAX_TEXT_BYTES + 1)
     except OSError:
@@ -181,22 +200,33 @@ def _names(box: Sandbox, rel: str) -> tuple[str, ...] | None:
         return None
 
 
-_ASKED: dict[int, tuple[object, tuple[str, ...], tuple[str, ...]]] = {}  # id(rule) -> (rule, what _asked gives)
+_ASKED: dict[int, tuple[object, frozenset[str], tuple[str, ...]]] = {}  # id(rule) -> (rule, what _asked gives)
+_UNDEFINED = (frozenset((DETAIL,)), ())
 
 
-def _asked(rule) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _asked(rule) -> tuple[frozenset[str], tuple[str, ...]]:
     """The files of a ``TEST0x`` folder asked about (whether each is a file) under ``rule`` (None: a test the
     round does not define), and the text files among them that are read; made once per rule."""
     if rule is None:
-        return (DETAIL,), ()
+        return _UNDEFINED
     known = _ASKED.get(id(rule))
     if known is None or known[0] is not rule:
         read = tuple(dict.fromkeys((rule.verify_file, "verify_accuracy.txt", "verify_performance.txt", *FALLBACK_FILES)))
-        wanted = tuple(dict.fromkeys((DETAIL, *rule.files.required, SUMMARY, TEST_LOG, *read)))
+        wanted = frozenset((DETAIL, *rule.files.required, SUMMARY, TEST_LOG, *read))
         if len(_ASKED) >= 64:
             _ASKED.clear()
         known = _ASKED[id(rule)] = (rule, wanted, read)
     return known[1], known[2]
+
+
+def _files(box: Sandbox, rel: str, wanted: frozenset[str]) -> frozenset[str]:
+    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: from what the walk saw below
+    the folder when it saw all of it (one look for them all), else asked one by one."""
+    below = box.files_below(rel)
+    if below is not None:
+        return frozenset(below.keys() & wanted)
+    is_file, prefix = box.is_file, _join(rel, "")
+    return frozenset([f for f in wanted if is_file(prefix + f)])
 
 
 @dataclass
@@ -216,25 +246,22 @@ class _Reading:
 
     def folder(self, name: str, rel: str) -> TestFolder:
         rule = self.spec.tests.get(name)
-        path = self.box.abs(rel)
-        texts: dict[str, str | None] = {}
-        listings: dict[str, tuple[str, ...] | None] = {}
+        box = self.box
+        path = box.abs(rel)
         wanted, read = _asked(rule)
-        if rule is not None:
-            for rel_dir in rule.files.exact_dirs:
-                if self.box.is_dir(_join(rel, rel_dir)):
-                    listings[rel_dir] = _names(self.box, _join(rel, rel_dir))
-        is_file, prefix = self.box.is_file, _join(rel, "")
-        files = frozenset(f for f in wanted if is_file(prefix + f))
-        folder = TestFolder(name, path, files, listings, texts)
+        prefix = _join(rel, "")
+        files = _files(box, rel, wanted)
         if rule is None:  # a folder the round does not define: only its run's detail log is read (output lengths)
-            return TestFolder(name, path, files, detail=_detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None)
-        for text in read:
-            if text in files:
-                texts[text] = _read_small_text(self.box, _join(rel, text))
-        summary = _summary(self.box, _join(rel, SUMMARY)) if rule.performance is not None and SUMMARY in files else None
-        detail = _detail(self.box, _join(rel, DETAIL)) if DETAIL in files else None
-        return TestFolder(name, path, files, listings, texts, summary, detail, self.logs(name, folder, rule, rel))
+            return TestFolder(name, path, files, detail=_detail(box, prefix + DETAIL) if DETAIL in files else None)
+        listings: dict[str, tuple[str, ...] | None] = {}
+        for rel_dir in rule.files.exact_dirs:
+            if box.is_dir(prefix + rel_dir):
+                listings[rel_dir] = _names(box, prefix + rel_dir)
+        texts = {text: _read_small_text(box, prefix + text) for text in read if text in files}
+        summary = _summary(box, prefix + SUMMARY) if rule.performance is not None and SUMMARY in files else None
+        detail = _detail(box, prefix + DETAIL) if DETAIL in files else None
+        logs = self.logs(name, path, rule, rel) if TEST_LOG in files else {}
+        return TestFolder(name, path, files, listings, texts, summary, detail, logs)
 
     @property
     def has_result_log(self) -> bool:
@@ -242,25 +269,28 @@ class _Reading:
             return self.box.is_file(_join(self.result_rel, TEST_LOG))
         return self.result_source is not None
 
-    def logs(self, name: str, folder: TestFolder, rule, rel: str) -> dict[str, LogPass]:
-        """One pass over each accuracy log the test compares, keeping what the comparison needs (the
-        result's log is read later, once for every test that compares with it: :meth:`references`)."""
-        if not folder.has(TEST_LOG):
-            return {}
-        reader = AccuracyLogReader(folder.path_of(TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
+    def logs(self, name: str, path: str, rule, rel: str) -> dict[str, LogPass]:
+        """One pass over each accuracy log the test compares (the folder at ``path``, ``rel`` in the box, holds
+        it), keeping what the comparison needs (the result's log is read later, once for every test that
+        compares with it: :meth:`references`)."""
+        reader = AccuracyLogReader(_path_join(path, TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
-            keys = list(reader.keys(1))
+            keys: list = []
+            for rows in reader.batches():
+                keys += vt.output_keys(rows, 1)
             if self.has_result_log:
-                self.test01 = {qsl for qsl, _ in keys}
+                self.test01 = set(map(itemgetter(0), keys))
             return {"accuracy": _pass(reader, keys)}
         if name == "TEST06":
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
             if eos is None:
                 return {}
-            rows = [row for rows in reader.batches() for row in rows]
+            rows: list = []
+            for block in reader.batches():
+                rows += block
             verdict = None  # judged only from a whole log (a truncated one gives its entry count only)
             if not (reader.truncated or reader.error):
-                verdict = vt.verify_test06(_entries(rows), self.scenario, eos, rule.llm_output)
+                verdict = vt.verify_test06_rows(rows, self.scenario, eos, rule.llm_output)
             return {"accuracy": _pass(reader, verdict)}
         if name == "TEST07":
             if rule.score.get(self.model) is None:
@@ -307,10 +337,10 @@ class _Reading:
         folders = dict(folders)
         if keys is not None:
             test01 = folders["TEST01"]
-            folders["TEST01"] = replace(test01, logs={**test01.logs, "reference": _pass(reader, keys.result(self.test01))})
+            folders["TEST01"] = test01.with_logs({**test01.logs, "reference": _pass(reader, keys.result(self.test01))})
         if self.test08 is not None:
-            folders["TEST08"] = replace(folders["TEST08"], logs={"reference": _pass(reader, None),
-                                                                 "accuracy": _pass(self.test08[0], verdict)})
+            folders["TEST08"] = folders["TEST08"].with_logs({"reference": _pass(reader, None),
+                                                             "accuracy": _pass(self.test08[0], verdict)})
         return folders
 
 
