@@ -135,6 +135,21 @@ def performance_sample_count_low(ctx, rules):
                       hint="do not override performance_sample_count")
 
 
+_SEEDS: dict[int, tuple] = {}  # id(rules) -> (rules, ((seed name, its detail log key, the round's value), ...))
+
+
+def _seeds(rules) -> tuple[tuple[str, str, object], ...]:
+    """The round's seeds as PF005 compares them (read out of the rules once per round, not per result)."""
+    known = _SEEDS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    seeds = tuple((name, f"effective_{name}", value) for name, value in rules.seeds.model_dump().items())
+    if len(_SEEDS) > 16:
+        _SEEDS.clear()
+    _SEEDS[id(rules)] = (rules, seeds)
+    return seeds
+
+
 @check("PF005", "wrong-seeds", "result")
 def wrong_seeds(ctx, rules):
     """The run did not use the round's official random seeds.
@@ -149,8 +164,8 @@ def wrong_seeds(ctx, rules):
     log = _log(ctx)
     if log is None:
         return
-    for name, expected in rules.seeds.model_dump().items():
-        actual = log.get(f"effective_{name}")
+    for name, key, expected in _seeds(rules):
+        actual = log.get(key)
         if actual != expected:
             yield finding(_rel(ctx), f"{name} is wrong", expected=expected, actual=actual,
                           hint=f"use the LoadGen release of round {rules.round}")
