@@ -7,7 +7,8 @@ import os
 
 import pytest
 
-from checker.loaders.loadgen_log import parse_detail_log, parse_detail_text, parse_summary_log
+from checker.loaders import loadgen_log
+from checker.loaders.loadgen_log import parse_detail_bytes, parse_detail_log, parse_detail_text, parse_summary_log
 from checker.metrics import log_digest, run_record
 from checker.metrics.log_digest import _same, disagreements
 from checker.metrics.run_record import _CHAINS, _g, _num, Contradiction
@@ -72,13 +73,26 @@ def _edits(summary):
             yield {**summary, label: text}
 
 
-def test_get_many_reads_what_get_reads():
+def _fresh(path):
+    with open(path, "rb") as handle:
+        return parse_detail_bytes(handle.read(), path)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_get_many_reads_what_get_reads(compiled, monkeypatch):
+    if not compiled:
+        monkeypatch.setattr(loadgen_log, "_VALUES", None)
     count = 0
     for _, path in _pairs():
-        one, other = parse_detail_log(path), parse_detail_log(path)
-        other._cache.clear(), other.__dict__.update(_batched=False)
+        one = _fresh(path)
         keys = list(one.raw)[::2] + ["no_such_key", "effective_scenario"]
-        assert other.get_many(keys) == [one.get(key) for key in keys]
+        for before in ([], keys[:1], ["loaded_qsl_set"]):  # (the first read by get, or by get_many)
+            other = _fresh(path)
+            assert [other.get(key) for key in before] == [one.get(key) for key in before]
+            assert other.get_many(keys) == [one.get(key) for key in keys]
+            assert other.get_many(keys[::-1]) == [one.get(key) for key in keys[::-1]]
+            assert other.get_many(list(one.raw)) == [one.get(key) for key in one.raw]
+            assert other.problems == one.problems
         count += 1
     assert count
 
@@ -146,7 +160,12 @@ def _reference_order(log):
 @pytest.mark.parametrize("edit", [{}, {"result_min_latency_ns": 10 ** 15}, {"result_mean_latency_ns": -1},
                                   {"result_max_latency_ns": True}, {"result_90.00_percentile_latency_ns": "1"},
                                   {"result_min_query_latency_ns": 5, "result_max_query_latency_ns": 4},
-                                  {"result_first_token_mean_latency_ns": 1.5}])
+                                  {"result_first_token_mean_latency_ns": 1.5},
+                                  {"result_50.00_percentile_latency_ns": float("nan")},
+                                  {"result_max_latency_ns": float("inf"), "result_mean_latency_ns": float("inf")},
+                                  {"result_99.90_percentile_latency_ns": None, "result_mean_latency_ns": 0},
+                                  {"result_min_latency_ns": None}, {"result_mean_latency_ns": 10 ** 14},
+                                  {f"result_first_token_{p}_percentile_latency_ns": 7 for p in run_record.PERCENTILES}])
 def test_order_matches_the_key_by_key_reading(edit):
     count = 0
     for _, path in _pairs():
