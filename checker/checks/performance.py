@@ -13,7 +13,8 @@ from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.memo import per_context
 from checker.checks.structure import allowed_scenarios
 from checker.metrics.early_stopping import (
-    expected_early_stopping, max_overlatency_allowed, server_early_stopping, server_min_queries,
+    EarlyStoppingExpectation, expected_early_stopping, max_overlatency_allowed, min_passing_queries,
+    min_queries_for_percentile, normalize_scenario, server_early_stopping, server_min_queries,
 )
 from checker.metrics.inferred import multistream_from_singlestream, offline_from_multistream, offline_from_singlestream
 from checker.results import NS_PER_MS, _num, result_value
@@ -526,6 +527,15 @@ _NOT_ENOUGH_99 = re.compile(r"Not enough queries processed for 99")
 _TEXT_KEYS = ("early_stopping_result", "early_stopping_ttft_result", "early_stopping_tpot_result")
 
 
+@dataclass(frozen=True)
+class _P99:
+    """What the p99 estimate of a SingleStream run needs: ``expected_early_stopping(..., 0.99)``'s met and
+    min_queries."""
+
+    met: bool
+    min_queries: int
+
+
 @dataclass
 class EarlyStoppingReview:
     """What PF019 recomputed for one log: ``compared`` is False when nothing could be compared."""
@@ -612,8 +622,29 @@ def _disagree(review, what: str, expected, actual) -> None:
     review.problems.append((what, expected, actual))
 
 
+def _stream_expectation(scenario: str, n: int, p: float, texts) -> EarlyStoppingExpectation:
+    """``expected_early_stopping(scenario, n, None, p)`` of a SingleStream / MultiStream run. LoadGen's ``t`` (the
+    largest ``i`` with ``n >= h(i) + i``, which grows with ``i``) is searched over ``i`` with an ``h`` for every
+    probe; where the log says it discarded ``D`` latencies, ``t = D + 1`` is taken when ``h(t) + t <= n <
+    h(t + 1) + t + 1`` holds (two ``h`` instead of a search: the same ``t``, the only one that holds it), and
+    searched when not."""
+    for _, text in texts:
+        m = _DISCARD.search(text)
+        if m is None:
+            continue
+        t = int(m.group(1)) + 1
+        if not 1 <= t < n:
+            break
+        needed = min_queries_for_percentile(p)
+        if n < needed or min_passing_queries(t, p) + t > n or min_passing_queries(t + 1, p) + t + 1 <= n:
+            break
+        return EarlyStoppingExpectation(normalize_scenario(scenario), float(p), n, None, True, needed,
+                                        max(0, needed - n), t, t - 1)
+    return expected_early_stopping(scenario, n, None, p)
+
+
 def _review_stream(review, scenario, n, p, met, texts, log) -> None:
-    exp = expected_early_stopping(scenario, n, None, p)
+    exp = _stream_expectation(scenario, n, p, texts)
     review.facts.update(expected_met=exp.met, min_queries=exp.min_queries, discarded=exp.discarded)
     if met is None:
         review.not_recomputable.append("early_stopping_met is missing")
@@ -644,7 +675,9 @@ def _review_stream(review, scenario, n, p, met, texts, log) -> None:
                 review.not_recomputable.append(f"{key}: the discarded count for t={exp.max_overlatency} lies beyond "
                                                "the range where LoadGen's walk is verified; not compared")
     if scenario == "SingleStream":
-        exp99 = expected_early_stopping("SingleStream", n, None, LOADGEN_SS_P99)
+        # (only whether the run has the queries for a p99 estimate, and how many it needs: no t is searched)
+        needed99 = min_queries_for_percentile(LOADGEN_SS_P99)
+        exp99 = _P99(n >= needed99, needed99)
         review.facts.update(p99_estimate_expected=exp99.met)
         raw = log.get("early_stopping_latency_ms")
         if "early_stopping_latency_ms" in log and isinstance(raw, (int, float)) and not isinstance(raw, bool):
