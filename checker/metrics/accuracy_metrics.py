@@ -40,14 +40,8 @@ _META = set("\\()[].*+?{}|^$")
 
 
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> tuple[re.Pattern, str]:
-    """The compiled pattern and a text every line it matches must contain ("" when unknown).
-
-    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*``: a leading ``.*`` then a literal. On the
-    long single lines of some accuracy.txt files (90 kB in v6.0's mixtral) the leading ``.*`` makes
-    every failed match walk back over the whole line, for each metric; a line without the literal cannot
-    match, so it is skipped without running the regex. Only a pattern with no alternation gets a
-    literal, so the shortcut never changes what matches."""
+def _literal(pattern: str) -> str:
+    """The literal of :func:`_compiled`, without compiling the pattern."""
     literal = ""
     if pattern.startswith(".*") and "|" not in pattern:
         for char in pattern[2:]:
@@ -56,12 +50,32 @@ def _compiled(pattern: str) -> tuple[re.Pattern, str]:
                     literal = literal[:-1]
                 break
             literal += char
-    return re.compile(pattern), literal
+    return literal
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> tuple[re.Pattern, str]:
+    """The compiled pattern and a text every line it matches must contain ("" when unknown).
+
+    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*``: a leading ``.*`` then a literal. On the
+    long single lines of some accuracy.txt files (90 kB in v6.0's mixtral) the leading ``.*`` makes
+    every failed match walk back over the whole line, for each metric; a line without the literal cannot
+    match, so it is skipped without running the regex. Only a pattern with no alternation gets a
+    literal, so the shortcut never changes what matches."""
+    return re.compile(pattern), _literal(pattern)
 
 
 def _match(pattern: str, line: str):
     regex, literal = _compiled(pattern)
     return None if literal and literal not in line else regex.match(line)
+
+
+@lru_cache(maxsize=256)
+def _filterable(patterns: tuple[str, ...]) -> bool:
+    """Whether :func:`_line_filter` has a search for ``patterns``, told without compiling that search (each
+    pattern is compiled, as it was for it)."""
+    literals = [_compiled(pattern)[1] for pattern in patterns]
+    return all(literals) and not any("\n" in literal for literal in literals)
 
 
 @lru_cache(maxsize=256)
@@ -100,7 +114,7 @@ def _plain_breaks(text: str) -> bool:
 @lru_cache(maxsize=256)
 def _filter_literals(patterns: tuple[str, ...]) -> tuple[str, ...]:
     """The texts :func:`_line_filter` searches for."""
-    return tuple(sorted({_compiled(pattern)[1] for pattern in patterns})) + ("hash=",)
+    return tuple(sorted({_literal(pattern) for pattern in patterns})) + ("hash=",)
 
 
 def _candidate_lines(text: str, literals: tuple[str, ...]):
@@ -131,11 +145,11 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
     reading = AccuracyReading()
     seen = [False] * len(targets)
     wanted = tuple(patterns.get(m) or "" for m, _ in list(targets) + list(limits))
-    candidate = _line_filter(wanted)
-    if candidate is not None and _plain_breaks(text):
+    if _filterable(wanted) and _plain_breaks(text):
         lines = _candidate_lines(text, _filter_literals(wanted))
         candidate = None  # (every line given holds a literal)
     else:
+        candidate = _line_filter(wanted)
         lines = enumerate(text.splitlines(), start=1)
     for number, raw in lines:
         if candidate is not None and candidate.search(raw) is None:
