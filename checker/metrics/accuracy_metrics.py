@@ -41,27 +41,43 @@ _META = set("\\()[].*+?{}|^$")
 
 @lru_cache(maxsize=256)
 def _literal(pattern: str) -> str:
-    """The literal of :func:`_compiled`, without compiling the pattern."""
-    literal = ""
-    if pattern.startswith(".*") and "|" not in pattern:
-        for char in pattern[2:]:
-            if char in _META:
-                if char in "?*{":  # the character before may be optional or repeated zero times
-                    literal = literal[:-1]
-                break
-            literal += char
-    return literal
+    """The text every line the pattern matches (``re.match``) holds, as :func:`_compiled` tells it ("" when
+    unknown): the literal characters after a leading ``.*`` or at the start of the pattern (a leading ``^``,
+    which ``re.match`` implies, skipped; ``\\:`` and the like, an escaped character that is not a letter or
+    digit, are that character), up to the first special character; the one before a ``?``, ``*`` or ``{`` is
+    dropped (it may occur zero times). A pattern with an alternation has none."""
+    if "|" in pattern:
+        return ""
+    at = 2 if pattern.startswith(".*") else 1 if pattern.startswith("^") else 0
+    chars: list[str] = []
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\":
+            escaped = pattern[at + 1:at + 2]
+            if not escaped or (escaped.isascii() and escaped.isalnum()):
+                break  # a class (\\d, \\s), an anchor or a reference: the literal ends
+            chars.append(escaped)
+            at += 2
+            continue
+        if char in _META:
+            if char in "?*{" and chars:  # the character before may be optional or repeated zero times
+                chars.pop()
+            break
+        chars.append(char)
+        at += 1
+    return "".join(chars)
 
 
 @lru_cache(maxsize=256)
 def _compiled(pattern: str) -> tuple[re.Pattern, str]:
-    """The compiled pattern and a text every line it matches must contain ("" when unknown).
+    """The compiled pattern and a text every line it matches must contain ("" when unknown, :func:`_literal`).
 
-    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*``: a leading ``.*`` then a literal. On the
-    long single lines of some accuracy.txt files (90 kB in v6.0's mixtral) the leading ``.*`` makes
-    every failed match walk back over the whole line, for each metric; a line without the literal cannot
-    match, so it is skipped without running the regex. Only a pattern with no alternation gets a
-    literal, so the shortcut never changes what matches."""
+    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*`` (a leading ``.*`` then a literal) or
+    ``^accuracy=([\\d\\.]+).*`` (a literal at the start). On the long single lines of some accuracy.txt files
+    (90 kB in v6.0's mixtral) the leading ``.*`` makes every failed match walk back over the whole line, for each
+    metric; a line without the literal cannot match, so it is skipped without running the regex (and an
+    accuracy.txt is read from the lines that hold one, found with ``str.find``). Only a pattern with no
+    alternation gets a literal, so the shortcut never changes what matches."""
     return re.compile(pattern), _literal(pattern)
 
 
