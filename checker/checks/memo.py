@@ -9,6 +9,7 @@ and the bandwidth evaluation are each computed once per result. Contexts are com
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
@@ -40,6 +41,28 @@ def per_context(func: Callable[..., T]) -> Callable[..., T]:
         last_ctx = last_rules = last_extra = last_value = None
 
     _RESETS.append(reset)
+
+    code = getattr(func, "__code__", None)
+    if code is not None and code.co_argcount == 2 and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+
+        @functools.wraps(func)
+        def remembered_pair(ctx, rules):  # (a value of (ctx, rules) alone: no extra arguments to pack and compare)
+            nonlocal last_ctx, last_rules, last_value
+            if last_ctx is ctx and last_rules is rules:
+                return last_value
+            key = (id(ctx), id(rules))
+            hit = memo.get(key)
+            if hit is not None and hit[0] is ctx and hit[1] is rules:
+                value = hit[2]
+            else:
+                if len(memo) >= KEEP:
+                    memo.clear()
+                value = func(ctx, rules)
+                memo[key] = (ctx, rules, value)
+            last_ctx, last_rules, last_value = ctx, rules, value
+            return value
+
+        return remembered_pair
 
     @functools.wraps(func)
     def remembered(ctx, rules, *extra):
