@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from operator import methodcaller
 
 from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.memo import per_context
@@ -270,14 +271,20 @@ def min_query_count_not_met(ctx, rules):
         yield finding(_rel(ctx), "minimum query count not met", expected=">= 1", actual=log.get("effective_min_query_count"))
 
 
+_NO_SPACES = methodcaller("replace", " ", "")
+_NAMES_EQUAL_ISSUE = methodcaller("__contains__", "sample_concatenate_permutation")
+
+
 def _conf_equal_issue(ctx, rules) -> bool | None:
     """Equal-issue mode from mlperf.conf / user.conf lines (official E7): user.conf wins."""
     model = _model(ctx, rules)
     name = (model.loadgen_name if model else None) or ctx.model_dir.replace("-99.9", "").replace("-99", "")
     found = None
     for conf in ("mlperf.conf", "user.conf"):
-        for line in ctx.measurements.conf_texts.get(conf, "").splitlines():
-            line = line.replace(" ", "").strip()
+        # the lines naming the setting, spaces removed (found in C: a conf file holds a hundred lines)
+        lines = map(_NO_SPACES, ctx.measurements.conf_texts.get(conf, "").splitlines())
+        for line in filter(_NAMES_EQUAL_ISSUE, lines):
+            line = line.strip()
             if not line or line.startswith("#") or line.count("=") != 1:
                 continue
             key, value = line.split("=")

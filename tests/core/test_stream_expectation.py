@@ -18,7 +18,8 @@ def _texts(discarded):
 @pytest.mark.parametrize("scenario", ["SingleStream", "MultiStream"])
 def test_the_expectation_is_the_searched_one(scenario, p):
     rng = random.Random(int(p * 1000))
-    counts = [0, 1, 63, 64, 65, 661, 662, 663, 1000, 4096, 24576, 270336] + [rng.randrange(1, 2_000_000) for _ in range(6)]
+    counts = [0, 1, 63, 64, 65, 661, 662, 663, 1000, 4096, 24576, 270336]
+    counts += [rng.randrange(1, 2_000_000) for _ in range(6)]
     for n in counts:
         expected = expected_early_stopping(scenario, n, None, p)
         t = max_overlatency_allowed(n, p)

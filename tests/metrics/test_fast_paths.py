@@ -565,10 +565,11 @@ def test_accuracy_literal_prefilter_on_the_round_patterns():
              "WARNING:main:metric/lifetime_ne/rating: 0.8675504587396445", " 'vbench_score': 69.98",
              "mAP=53.110%", "accuracy=76.074%, good=779, total=1024", "{\"f1\": 0.787752047599809}",
              "x" * 5000 + "'exact_match': 83.001", "'rouge1' : 1", "Accuracy: mean = 0.86170, details = x",
-             "BLEU: 23.4", "BLEU:23", " BLEU: 1", "Word Error Rate: 2.1%, accuracy=97.9%", "AUC=80.3%", "Accuracy: 88.1"]
+             "BLEU: 23.4", "BLEU:23", " BLEU: 1", "Word Error Rate: 2.1%, accuracy=97.9%", "AUC=80.3%",
+             "Accuracy: 88.1"]
     for name in available_rounds():
         for pattern in load_rules(name).accuracy_patterns.values():
-            assert _compiled(pattern)[1] in re.sub(r"\\(\W)", r"\1", pattern)  # (escapes read)
+            assert _compiled(pattern)[1] in re.sub(r"\\(\W)", r"\1", pattern)  # (escapes as read)
             for line in lines:
                 plain = re.compile(pattern).match(line)
                 fast = _match(pattern, line)
