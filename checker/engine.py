@@ -244,6 +244,16 @@ def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list
         _run_context(plan, scope, ctx, rules, out)
 
 
+def _with_scenarios(model, passed: tuple[str, ...]):
+    """``dataclasses.replace(model, valid_perf_scenarios=passed)``, made field by field as ``_stamped`` makes a
+    finding (the context is frozen and has no __post_init__; replace looks its fields up on every call)."""
+    out = object.__new__(model.__class__)
+    fields = out.__dict__
+    fields.update(model.__dict__)
+    fields["valid_perf_scenarios"] = passed
+    return out
+
+
 def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
     """The model checks, which see the scenarios of the model whose performance checks passed."""
     steps = plan.steps("model")
@@ -253,12 +263,22 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
                    if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
     failed_perf.discard("")
     failed_perf.discard(None)
+    # the scenarios of the results below each folder holding one, once per result (not once per model and result):
+    # a result is below the model at every folder its path goes through
+    below: dict[str, set] = {model.rel: set() for model in tree.models}
+    for r in tree.results:
+        if not r.scenario or (failed_perf and any(_in_scope(s, r.rel) for s in failed_perf)):
+            continue
+        rel = r.rel
+        at = rel.find("/")
+        while at >= 0:
+            scenarios = below.get(rel[:at])
+            if scenarios is not None:
+                scenarios.add(r.scenario)
+            at = rel.find("/", at + 1)
     for model in tree.models:
-        prefix = model.rel + "/"
-        passed = tuple(sorted({r.scenario for r in tree.results
-                               if r.scenario and r.rel.startswith(prefix)
-                               and not any(_in_scope(s, r.rel) for s in failed_perf)}))
-        ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
+        passed = tuple(sorted(below[model.rel]))
+        ctx = _with_scenarios(model, passed)
         _run_context(plan, "model", ctx, rules, findings)
 
 
