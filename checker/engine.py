@@ -266,11 +266,12 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
     # the scenarios of the results below each folder holding one, once per result (not once per model and result):
     # a result is below the model at every folder its path goes through
     below: dict[str, set] = {model.rel: set() for model in tree.models}
+    shortest = min(map(len, below), default=0)  # (no folder above a result that is shorter holds a model)
     for r in tree.results:
         if not r.scenario or (failed_perf and any(_in_scope(s, r.rel) for s in failed_perf)):
             continue
         rel = r.rel
-        at = rel.find("/")
+        at = rel.find("/", shortest)
         while at >= 0:
             scenarios = below.get(rel[:at])
             if scenarios is not None:

@@ -156,6 +156,12 @@ def _candidate_lines(text: str, literals: tuple[str, ...]):
         ahead = [place if place < 0 or place >= pos else find(literal, pos) for place, literal in zip(ahead, literals)]
 
 
+@lru_cache(maxsize=256)
+def _readers(wanted: tuple[str, ...]) -> tuple[tuple[re.Pattern | None, str], ...]:
+    """(compiled pattern, its literal) of each pattern (None for none), as :func:`_match` uses them."""
+    return tuple(_compiled(pattern) if pattern else (None, "") for pattern in wanted)
+
+
 def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, float]],
                   limits: list[tuple[str, float]]) -> AccuracyReading:
     reading = AccuracyReading()
@@ -167,13 +173,17 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
     else:
         candidate = _line_filter(wanted)
         lines = enumerate(text.splitlines(), start=1)
+    readers = _readers(wanted)  # (each pattern matched as _match does, without a call per line and pattern)
+    target_readers = list(zip(range(len(targets)), targets, readers))
+    limit_readers = list(zip(limits, readers[len(targets):]))
     for number, raw in lines:
         if candidate is not None and candidate.search(raw) is None:
             continue  # no pattern can match this line and it is not the hash line: nothing to read
         line = raw.rstrip("\r")
-        for index, (metric, target) in enumerate(targets):
-            pattern = patterns.get(metric)
-            match = _match(pattern, line) if pattern else None
+        for index, (metric, target), (regex, literal) in target_readers:
+            if regex is None or (literal and literal not in line):
+                continue
+            match = regex.match(line)
             if not match:
                 continue
             found = match.group(1)
@@ -185,9 +195,10 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
                 seen[index] = True
             else:
                 reading.failures.append(MetricFailure(metric, target, found, "below", number))
-        for metric, limit in limits:
-            pattern = patterns.get(metric)
-            match = _match(pattern, line) if pattern else None
+        for (metric, limit), (regex, literal) in limit_readers:
+            if regex is None or (literal and literal not in line):
+                continue
+            match = regex.match(line)
             if not match:
                 continue
             value = _float(match.group(1))
