@@ -121,10 +121,7 @@ _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
 def _plain_breaks(text: str) -> bool:
     """No line break but "\n" in ``text`` (one memchr-like pass per kind; a character class in a regular
     expression reads 90 kB in 0.5 ms)."""
-    for mark in _OTHER_BREAKS[:6] if text.isascii() else _OTHER_BREAKS:
-        if mark in text:
-            return False
-    return True
+    return not any(map(text.__contains__, _OTHER_BREAKS[:6] if text.isascii() else _OTHER_BREAKS))
 
 
 @lru_cache(maxsize=256)
