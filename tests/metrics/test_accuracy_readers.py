@@ -74,3 +74,15 @@ def test_readings_are_the_line_by_line_ones():
                 asdict(_plain(text, patterns, targets, limits)), (round_name, model, text[:200])
             checked += 1
     assert checked > 100
+
+
+def test_plain_breaks_is_no_other_line_break():
+    import random
+    rng = random.Random(3)
+    alphabet = ["a", "\n", "é", " ", *am._OTHER_BREAKS]
+    for _ in range(2000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 8)))
+        pieces = text.split("\n")
+        if text.endswith("\n"):
+            pieces.pop()
+        assert am._plain_breaks(text) == (text.splitlines() == pieces if text else True), repr(text)
