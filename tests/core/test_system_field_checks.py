@@ -63,3 +63,38 @@ def test_field_checks_are_the_field_by_field_ones(round_name):
         for fast, plain in ((system.required_field_missing, _required), (system.field_not_meaningful, _meaningful),
                             (system.unknown_field, _unknown)):
             assert list(fast.func(ctx, rules)) == list(plain(ctx, rules))
+
+
+def test_implementation_fields_are_the_field_by_field_ones():
+    from checker.checks import measurements
+
+    def plain(ctx, rules):
+        meas = ctx.measurements
+        rel = f"{meas.rel}/{meas.impl_json_name}"
+        for name in rules.implementation_fields:
+            if name not in meas.impl_json:
+                yield finding(rel, f"field {name} is missing", expected=name, actual="absent", pointer=f"/{name}")
+            elif system.is_empty(meas.impl_json[name]):
+                yield finding(rel, f"field {name} is missing a meaningful value", expected="non-empty",
+                              actual=repr(meas.impl_json[name]), pointer=f"/{name}")
+
+    rules = load_rules("v4.1")
+    names = list(rules.implementation_fields) + ["other"]
+    values = ["", None, False, 0, [], {}, "0", "int8", 1, ["x"], True]
+    rng = random.Random(9)
+    found = 0
+    for _ in range(500):
+        impl = {name: rng.choice(values) for name in rng.sample(names, rng.randrange(0, len(names) + 1))}
+        if rng.random() < 0.5:  # (a full description, with at most one field changed)
+            impl = {name: "int8" for name in names}
+            if rng.random() < 0.5:
+                impl[rng.choice(names)] = rng.choice(values)
+        meas = SimpleNamespace(rel="closed/X/measurements/s/m/Offline", listing=SimpleNamespace(exists=True),
+                               impl_json_name="s.json", impl_json_error=None, impl_json=impl)
+        ctx = SimpleNamespace(measurements=meas, scenario="Offline", rel="closed/X/results/s/m/Offline")
+        if measurements._meas(ctx) is not meas:
+            pytest.skip("the measurement context is not read from ctx.measurements")
+        fast = list(measurements.implementation_json_missing.func(ctx, rules))
+        assert fast == list(plain(ctx, rules))
+        found += not fast
+    assert found  # (some descriptions had every field)
