@@ -16,7 +16,8 @@ from checker.loaders.detect import rules_for
 from checker.loaders.tree import load_submitter, load_top
 from tests.conftest import REAL, REPO
 
-TREES = [os.path.join(REPO, "fixtures", "example_submission"), os.path.join(REPO, "fixtures", "example_submission_v6.0"),
+TREES = [os.path.join(REPO, "fixtures", "example_submission"),
+         os.path.join(REPO, "fixtures", "example_submission_v6.0"),
          *(os.path.join(REAL, name) for name in ("v4.1", "v6.0"))]
 
 
