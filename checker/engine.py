@@ -221,27 +221,47 @@ def _in_scope(scope: str, rel: str) -> bool:
 
 
 def _run_context(plan: Plan, scope: str, ctx, rules: RoundRules, out: list[Finding]) -> None:
-    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each, in their order; a check whose ``when``
-    test is false for ``ctx`` is left out (it would yield nothing). Each test is asked once, where the first
+    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each (in this loop), in their order; a check whose
+    ``when`` test is false for ``ctx`` is left out (it would yield nothing). Each test is asked once, where the first
     check that names it would run (what it reads of the context is then read when it was before)."""
     program = plan.program(scope, ctx)
     if not program:
         return
     key = _scope_key(program[0][1][0].check, ctx)  # the same for every step of this scope
     asked: dict = {}
+    append = out.append
     for test, steps in program:
         if test is not None:
             holds = asked.get(test)
             if holds is None:
-                holds = asked[test] = _holds(test, ctx, rules)
+                try:  # (as _holds: true when the test raises)
+                    holds = bool(test(ctx, rules))
+                except Exception:
+                    holds = True
+                asked[test] = holds
             if not holds:
                 continue
-        _run_steps(steps, ctx, rules, out, key)
+        for step in steps:  # (as _run_steps, in this loop)
+            try:
+                for item in step.check.func(ctx, rules) or ():
+                    append(_stamped(item, step, key))
+            except Exception as exc:  # isolate: a crashing check must not stop the run
+                append(_crashed(step, exc, key))
 
 
 def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list[Finding]) -> None:
     for ctx in contexts:
         _run_context(plan, scope, ctx, rules, out)
+
+
+def _with_scenarios(model, passed: tuple[str, ...]):
+    """``dataclasses.replace(model, valid_perf_scenarios=passed)``, made field by field as ``_stamped`` makes a
+    finding (the context is frozen and has no __post_init__; replace looks its fields up on every call)."""
+    out = object.__new__(model.__class__)
+    fields = out.__dict__
+    fields.update(model.__dict__)
+    fields["valid_perf_scenarios"] = passed
+    return out
 
 
 def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Finding]) -> None:
@@ -253,12 +273,23 @@ def _model_stage(plan: Plan, tree: Tree, rules: RoundRules, findings: list[Findi
                    if f.severity == Severity.ERROR and f.code.startswith(PERF_GATE)}
     failed_perf.discard("")
     failed_perf.discard(None)
+    # the scenarios of the results below each folder holding one, once per result (not once per model and result):
+    # a result is below the model at every folder its path goes through
+    below: dict[str, set] = {model.rel: set() for model in tree.models}
+    shortest = min(map(len, below), default=0)  # (no folder above a result that is shorter holds a model)
+    for r in tree.results:
+        if not r.scenario or (failed_perf and any(_in_scope(s, r.rel) for s in failed_perf)):
+            continue
+        rel = r.rel
+        at = rel.find("/", shortest)
+        while at >= 0:
+            scenarios = below.get(rel[:at])
+            if scenarios is not None:
+                scenarios.add(r.scenario)
+            at = rel.find("/", at + 1)
     for model in tree.models:
-        prefix = model.rel + "/"
-        passed = tuple(sorted({r.scenario for r in tree.results
-                               if r.scenario and r.rel.startswith(prefix)
-                               and not any(_in_scope(s, r.rel) for s in failed_perf)}))
-        ctx = dataclasses.replace(model, valid_perf_scenarios=passed)
+        passed = tuple(sorted(below[model.rel]))
+        ctx = _with_scenarios(model, passed)
         _run_context(plan, "model", ctx, rules, findings)
 
 

@@ -12,7 +12,7 @@ import inspect
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from checker.diagnostics import Finding, Location
+from checker.diagnostics import Finding, Location, Severity
 
 SCOPES = ("root", "division", "submitter", "system", "model", "result", "round")
 CATEGORIES = {
@@ -75,13 +75,20 @@ def finding(path: str, message: str, expected=None, actual=None, hint=None, line
             result_id: str | None = None, **data) -> Finding:
     """Shorthand used by checks: the message is prefixed with the path. ``result_id`` is only for
     checks of scope "round", which must say which result a finding belongs to."""
-    return Finding(
-        result_id=result_id,
-        message=f"{path}: {message}", location=Location(path, line, pointer),
-        expected=None if expected is None else str(expected),
-        actual=None if actual is None else str(actual), hint=hint,
-        data=tuple(sorted(data.items())),
-    )
+    # (made field by field as the frozen dataclasses' __init__ would, without a setattr call per field; the engine
+    # stamps a copy of it the same way)
+    location = object.__new__(Location)
+    location.__dict__.update(path=path, line=line, pointer=pointer)
+    out = object.__new__(Finding)
+    out.__dict__.update(message=f"{path}: {message}", location=location,
+                        expected=None if expected is None else str(expected),
+                        actual=None if actual is None else str(actual), hint=hint, code="", severity=_ERROR,
+                        result_id=result_id, waived=None, data=tuple(sorted(data.items())) if data else (),
+                        scope="", invalidates=True)
+    return out
+
+
+_ERROR = Severity.ERROR  # (Finding's default severity)
 
 
 def strict_log_problems(rel, log):

@@ -8,12 +8,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field, replace
+from operator import methodcaller
 
 from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.memo import per_context
 from checker.checks.structure import allowed_scenarios
 from checker.metrics.early_stopping import (
-    expected_early_stopping, max_overlatency_allowed, server_early_stopping, server_min_queries,
+    EarlyStoppingExpectation, expected_early_stopping, max_overlatency_allowed, min_passing_queries,
+    min_queries_for_percentile, normalize_scenario, server_early_stopping, server_min_queries,
 )
 from checker.metrics.inferred import multistream_from_singlestream, offline_from_multistream, offline_from_singlestream
 from checker.results import NS_PER_MS, _num, result_value
@@ -23,9 +25,8 @@ reported_value = per_context(result_value)
 
 
 def _log(ctx):
-    if ctx.scenario is None or ctx.perf is None or ctx.perf.log is None:
-        return None
-    return ctx.perf.log
+    perf = ctx.perf  # (asked by twenty checks of every result: each attribute read once)
+    return None if perf is None or ctx.scenario is None else perf.log
 
 
 def _rel(ctx):
@@ -135,6 +136,21 @@ def performance_sample_count_low(ctx, rules):
                       hint="do not override performance_sample_count")
 
 
+_SEEDS: dict[int, tuple] = {}  # id(rules) -> (rules, ((seed name, its detail log key, the round's value), ...))
+
+
+def _seeds(rules) -> tuple[tuple[str, str, object], ...]:
+    """The round's seeds as PF005 compares them (read out of the rules once per round, not per result)."""
+    known = _SEEDS.get(id(rules))
+    if known is not None and known[0] is rules:
+        return known[1]
+    seeds = tuple((name, f"effective_{name}", value) for name, value in rules.seeds.model_dump().items())
+    if len(_SEEDS) > 16:
+        _SEEDS.clear()
+    _SEEDS[id(rules)] = (rules, seeds)
+    return seeds
+
+
 @check("PF005", "wrong-seeds", "result")
 def wrong_seeds(ctx, rules):
     """The run did not use the round's official random seeds.
@@ -149,8 +165,8 @@ def wrong_seeds(ctx, rules):
     log = _log(ctx)
     if log is None:
         return
-    for name, expected in rules.seeds.model_dump().items():
-        actual = log.get(f"effective_{name}")
+    for name, key, expected in _seeds(rules):
+        actual = log.get(key)
         if actual != expected:
             yield finding(_rel(ctx), f"{name} is wrong", expected=expected, actual=actual,
                           hint=f"use the LoadGen release of round {rules.round}")
@@ -254,14 +270,20 @@ def min_query_count_not_met(ctx, rules):
         yield finding(_rel(ctx), "minimum query count not met", expected=">= 1", actual=log.get("effective_min_query_count"))
 
 
+_NO_SPACES = methodcaller("replace", " ", "")
+_NAMES_EQUAL_ISSUE = methodcaller("__contains__", "sample_concatenate_permutation")
+
+
 def _conf_equal_issue(ctx, rules) -> bool | None:
     """Equal-issue mode from mlperf.conf / user.conf lines (official E7): user.conf wins."""
     model = _model(ctx, rules)
     name = (model.loadgen_name if model else None) or ctx.model_dir.replace("-99.9", "").replace("-99", "")
     found = None
     for conf in ("mlperf.conf", "user.conf"):
-        for line in ctx.measurements.conf_texts.get(conf, "").splitlines():
-            line = line.replace(" ", "").strip()
+        # the lines naming the setting, spaces removed (found in C: a conf file holds a hundred lines)
+        lines = map(_NO_SPACES, ctx.measurements.conf_texts.get(conf, "").splitlines())
+        for line in filter(_NAMES_EQUAL_ISSUE, lines):
+            line = line.strip()
             if not line or line.startswith("#") or line.count("=") != 1:
                 continue
             key, value = line.split("=")
@@ -511,6 +533,15 @@ _NOT_ENOUGH_99 = re.compile(r"Not enough queries processed for 99")
 _TEXT_KEYS = ("early_stopping_result", "early_stopping_ttft_result", "early_stopping_tpot_result")
 
 
+@dataclass(frozen=True)
+class _P99:
+    """What the p99 estimate of a SingleStream run needs: ``expected_early_stopping(..., 0.99)``'s met and
+    min_queries."""
+
+    met: bool
+    min_queries: int
+
+
 @dataclass
 class EarlyStoppingReview:
     """What PF019 recomputed for one log: ``compared`` is False when nothing could be compared."""
@@ -597,8 +628,29 @@ def _disagree(review, what: str, expected, actual) -> None:
     review.problems.append((what, expected, actual))
 
 
+def _stream_expectation(scenario: str, n: int, p: float, texts) -> EarlyStoppingExpectation:
+    """``expected_early_stopping(scenario, n, None, p)`` of a SingleStream / MultiStream run. LoadGen's ``t`` (the
+    largest ``i`` with ``n >= h(i) + i``, which grows with ``i``) is searched over ``i`` with an ``h`` for every
+    probe; where the log says it discarded ``D`` latencies, ``t = D + 1`` is taken when ``h(t) + t <= n <
+    h(t + 1) + t + 1`` holds (two ``h`` instead of a search: the same ``t``, the only one that holds it), and
+    searched when not."""
+    for _, text in texts:
+        m = _DISCARD.search(text)
+        if m is None:
+            continue
+        t = int(m.group(1)) + 1
+        if not 1 <= t < n:
+            break
+        needed = min_queries_for_percentile(p)
+        if n < needed or min_passing_queries(t, p) + t > n or min_passing_queries(t + 1, p) + t + 1 <= n:
+            break
+        return EarlyStoppingExpectation(normalize_scenario(scenario), float(p), n, None, True, needed,
+                                        max(0, needed - n), t, t - 1)
+    return expected_early_stopping(scenario, n, None, p)
+
+
 def _review_stream(review, scenario, n, p, met, texts, log) -> None:
-    exp = expected_early_stopping(scenario, n, None, p)
+    exp = _stream_expectation(scenario, n, p, texts)
     review.facts.update(expected_met=exp.met, min_queries=exp.min_queries, discarded=exp.discarded)
     if met is None:
         review.not_recomputable.append("early_stopping_met is missing")
@@ -629,7 +681,9 @@ def _review_stream(review, scenario, n, p, met, texts, log) -> None:
                 review.not_recomputable.append(f"{key}: the discarded count for t={exp.max_overlatency} lies beyond "
                                                "the range where LoadGen's walk is verified; not compared")
     if scenario == "SingleStream":
-        exp99 = expected_early_stopping("SingleStream", n, None, LOADGEN_SS_P99)
+        # (only whether the run has the queries for a p99 estimate, and how many it needs: no t is searched)
+        needed99 = min_queries_for_percentile(LOADGEN_SS_P99)
+        exp99 = _P99(n >= needed99, needed99)
         review.facts.update(p99_estimate_expected=exp99.met)
         raw = log.get("early_stopping_latency_ms")
         if "early_stopping_latency_ms" in log and isinstance(raw, (int, float)) and not isinstance(raw, bool):

@@ -19,7 +19,7 @@ from checker.checks.base import check, finding, has_power
 from checker.checks.memo import per_context
 from checker.metrics import ptd_log
 from checker.metrics.power import (
-    PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent,
+    POSITIVE, PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent,
     window_average, window_watts,
 )
 
@@ -187,7 +187,7 @@ def no_power_samples_in_window(ctx, rules):
             continue
         if spl is None:
             continue  # spl.txt missing (ST019 / PW001) or unreadable (PW012)
-        if not any(w > 0 for w in window_watts(spl, window.begin, window.end)):
+        if not any(map(POSITIVE, window_watts(spl, window.begin, window.end))):
             first = from_us(spl.us[0]).strftime("%m-%d-%Y %H:%M:%S") if spl.us else "none"
             yield finding(f"{_perf(ctx)}/{name}/spl.txt",
                           f"no power samples falling in power range {window.begin:%m-%d-%Y %H:%M:%S.%f}"

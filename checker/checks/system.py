@@ -6,6 +6,8 @@ Official references: docs/official-checker.md section C.
 from __future__ import annotations
 
 import re
+from itertools import compress, filterfalse
+from operator import not_
 
 from checker.checks.base import check, finding
 from checker.checks.memo import per_context
@@ -28,6 +30,33 @@ def is_empty(value) -> bool:
     """The official notion of 'no meaningful response': Python falsiness (so integer 0 and
     the empty string are empty, the string "0" is not)."""
     return not value
+
+
+_FIELDS: dict[tuple[int, str, bool], tuple] = {}  # (id(rules), what, network) -> (rules, fields)
+
+
+def _fields(rules, what: str, network: bool):
+    """The round's required fields (a list, in order; a network system's network fields after them) or its known
+    fields (a set: required, power, optional and, for a network system, network), made once per round."""
+    key = (id(rules), what, network)
+    known = _FIELDS.get(key)
+    if known is not None and known[0] is rules:
+        return known[1]
+    names = rules.system_fields
+    if what == "required":
+        fields = list(names.required)
+        if network:
+            fields += [f for f in names.network if f not in fields]
+        fields = tuple(fields)
+    else:
+        fields = set(names.required) | set(names.power) | set(names.optional)
+        if network:
+            fields |= set(names.network)
+        fields = frozenset(fields)
+    if len(_FIELDS) > 64:
+        _FIELDS.clear()
+    _FIELDS[key] = (rules, fields)
+    return fields
 
 
 @check("SY001", "system-description-unreadable", "system")
@@ -117,13 +146,9 @@ def required_field_missing(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    fields = list(rules.system_fields.required)
-    if ctx.is_network():
-        fields += [f for f in rules.system_fields.network if f not in fields]
-    for name in fields:
-        if name not in data:
-            yield finding(ctx.rel, f"field {name} is missing", expected=name, actual="absent", pointer=f"/{name}",
-                          hint=f"add \"{name}\"")
+    for name in filterfalse(data.__contains__, _fields(rules, "required", ctx.is_network())):
+        yield finding(ctx.rel, f"field {name} is missing", expected=name, actual="absent", pointer=f"/{name}",
+                      hint=f"add \"{name}\"")
 
 
 @check("SY006", "field-not-meaningful", "system")
@@ -140,11 +165,11 @@ def field_not_meaningful(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    for name in rules.system_fields.meaningful:
-        if name in data and is_empty(data[name]):
-            yield finding(ctx.rel, f"field {name} requires a meaningful response but is empty",
-                          expected="a non-empty value", actual=repr(data[name]), pointer=f"/{name}",
-                          hint="integer 0 counts as empty; write the string \"0\"")
+    present = list(filter(data.__contains__, rules.system_fields.meaningful))
+    for name in compress(present, map(not_, map(data.__getitem__, present))):  # (is_empty of each, in C)
+        yield finding(ctx.rel, f"field {name} requires a meaningful response but is empty",
+                      expected="a non-empty value", actual=repr(data[name]), pointer=f"/{name}",
+                      hint="integer 0 counts as empty; write the string \"0\"")
 
 
 @check("SY007", "unknown-field", "system")
@@ -160,13 +185,9 @@ def unknown_field(ctx, rules):
     data = _data(ctx)
     if data is None:
         return
-    known = set(rules.system_fields.required) | set(rules.system_fields.power) | set(rules.system_fields.optional)
-    if ctx.is_network():
-        known |= set(rules.system_fields.network)
-    for name in data:
-        if name not in known:
-            yield finding(ctx.rel, f"field {name} is unknown", expected="a field of the round", actual=name,
-                          pointer=f"/{name}", hint="remove it or describe it in hw_notes / sw_notes")
+    for name in filterfalse(_fields(rules, "known", ctx.is_network()).__contains__, data):
+        yield finding(ctx.rel, f"field {name} is unknown", expected="a field of the round", actual=name,
+                      pointer=f"/{name}", hint="remove it or describe it in hw_notes / sw_notes")
 
 
 @check("SY008", "submitter-mismatch", "system")

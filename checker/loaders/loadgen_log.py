@@ -70,6 +70,7 @@ class DetailLog:
     undecodable: bool = False  # the file held bytes that are not UTF-8 (read with replacement characters)
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
     _batched: bool = field(default=False, repr=False, compare=False)  # the plain values were decoded at once
+    _undecoded: set | None = field(default=None, repr=False, compare=False)  # (get_many)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self._cache.get(key, _SENTINEL)
@@ -78,6 +79,25 @@ class DetailLog:
         if key not in self.raw:
             return default
         return self._decode(key)
+
+    def get_many(self, keys) -> list:
+        """``[self.get(key) for key in keys]`` in one call (the record checks ask dozens of keys of every log):
+        once the plain values are decoded (``_decode``), keys of none of the other entries are read straight
+        from the cache (a key the log lacks gives None, as ``get``); the others one by one."""
+        undecoded = self._undecoded
+        if undecoded is None:
+            if not self._batched:
+                self._batched = True
+                if _VALUES is not None:
+                    _VALUES(self.raw, self._cache)
+            # (the entries without a value in the cache then; a value decoded later only makes this set wider
+            # than it need be)
+            undecoded = self._undecoded = self.raw.keys() - self._cache.keys()
+        if undecoded.isdisjoint(keys):
+            return list(map(self._cache.get, keys))
+        look, raw, decode = self._cache.get, self.raw, self._decode
+        return [value if (value := look(key, _SENTINEL)) is not _SENTINEL else decode(key) if key in raw else None
+                for key in keys]
 
     def _decode(self, key: str) -> Any:
         """The value of the entry ``key`` (in ``raw``, not yet in ``_cache``), decoded and kept. The first

@@ -40,28 +40,58 @@ _META = set("\\()[].*+?{}|^$")
 
 
 @lru_cache(maxsize=256)
-def _compiled(pattern: str) -> tuple[re.Pattern, str]:
-    """The compiled pattern and a text every line it matches must contain ("" when unknown).
+def _literal(pattern: str) -> str:
+    """The text every line the pattern matches (``re.match``) holds, as :func:`_compiled` tells it ("" when
+    unknown): the literal characters after a leading ``.*`` or at the start of the pattern (a leading ``^``,
+    which ``re.match`` implies, skipped; ``\\:`` and the like, an escaped character that is not a letter or
+    digit, are that character), up to the first special character; the one before a ``?``, ``*`` or ``{`` is
+    dropped (it may occur zero times). A pattern with an alternation has none."""
+    if "|" in pattern:
+        return ""
+    at = 2 if pattern.startswith(".*") else 1 if pattern.startswith("^") else 0
+    chars: list[str] = []
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\":
+            escaped = pattern[at + 1:at + 2]
+            if not escaped or (escaped.isascii() and escaped.isalnum()):
+                break  # a class (\\d, \\s), an anchor or a reference: the literal ends
+            chars.append(escaped)
+            at += 2
+            continue
+        if char in _META:
+            if char in "?*{" and chars:  # the character before may be optional or repeated zero times
+                chars.pop()
+            break
+        chars.append(char)
+        at += 1
+    return "".join(chars)
 
-    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*``: a leading ``.*`` then a literal. On the
-    long single lines of some accuracy.txt files (90 kB in v6.0's mixtral) the leading ``.*`` makes
-    every failed match walk back over the whole line, for each metric; a line without the literal cannot
-    match, so it is skipped without running the regex. Only a pattern with no alternation gets a
-    literal, so the shortcut never changes what matches."""
-    literal = ""
-    if pattern.startswith(".*") and "|" not in pattern:
-        for char in pattern[2:]:
-            if char in _META:
-                if char in "?*{":  # the character before may be optional or repeated zero times
-                    literal = literal[:-1]
-                break
-            literal += char
-    return re.compile(pattern), literal
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> tuple[re.Pattern, str]:
+    """The compiled pattern and a text every line it matches must contain ("" when unknown, :func:`_literal`).
+
+    Round patterns look like ``.*'rouge1':\\s+([\\d.]+).*`` (a leading ``.*`` then a literal) or
+    ``^accuracy=([\\d\\.]+).*`` (a literal at the start). On the long single lines of some accuracy.txt files
+    (90 kB in v6.0's mixtral) the leading ``.*`` makes every failed match walk back over the whole line, for each
+    metric; a line without the literal cannot match, so it is skipped without running the regex (and an
+    accuracy.txt is read from the lines that hold one, found with ``str.find``). Only a pattern with no
+    alternation gets a literal, so the shortcut never changes what matches."""
+    return re.compile(pattern), _literal(pattern)
 
 
 def _match(pattern: str, line: str):
     regex, literal = _compiled(pattern)
     return None if literal and literal not in line else regex.match(line)
+
+
+@lru_cache(maxsize=256)
+def _filterable(patterns: tuple[str, ...]) -> bool:
+    """Whether :func:`_line_filter` has a search for ``patterns``, told without compiling that search (each
+    pattern is compiled, as it was for it)."""
+    literals = [_compiled(pattern)[1] for pattern in patterns]
+    return all(literals) and not any("\n" in literal for literal in literals)
 
 
 @lru_cache(maxsize=256)
@@ -91,16 +121,13 @@ _OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028",
 def _plain_breaks(text: str) -> bool:
     """No line break but "\n" in ``text`` (one memchr-like pass per kind; a character class in a regular
     expression reads 90 kB in 0.5 ms)."""
-    for mark in _OTHER_BREAKS[:6] if text.isascii() else _OTHER_BREAKS:
-        if mark in text:
-            return False
-    return True
+    return not any(map(text.__contains__, _OTHER_BREAKS[:6] if text.isascii() else _OTHER_BREAKS))
 
 
 @lru_cache(maxsize=256)
 def _filter_literals(patterns: tuple[str, ...]) -> tuple[str, ...]:
     """The texts :func:`_line_filter` searches for."""
-    return tuple(sorted({_compiled(pattern)[1] for pattern in patterns})) + ("hash=",)
+    return tuple(sorted({_literal(pattern) for pattern in patterns})) + ("hash=",)
 
 
 def _candidate_lines(text: str, literals: tuple[str, ...]):
@@ -126,24 +153,34 @@ def _candidate_lines(text: str, literals: tuple[str, ...]):
         ahead = [place if place < 0 or place >= pos else find(literal, pos) for place, literal in zip(ahead, literals)]
 
 
+@lru_cache(maxsize=256)
+def _readers(wanted: tuple[str, ...]) -> tuple[tuple[re.Pattern | None, str], ...]:
+    """(compiled pattern, its literal) of each pattern (None for none), as :func:`_match` uses them."""
+    return tuple(_compiled(pattern) if pattern else (None, "") for pattern in wanted)
+
+
 def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, float]],
                   limits: list[tuple[str, float]]) -> AccuracyReading:
     reading = AccuracyReading()
     seen = [False] * len(targets)
     wanted = tuple(patterns.get(m) or "" for m, _ in list(targets) + list(limits))
-    candidate = _line_filter(wanted)
-    if candidate is not None and _plain_breaks(text):
+    if _filterable(wanted) and _plain_breaks(text):
         lines = _candidate_lines(text, _filter_literals(wanted))
         candidate = None  # (every line given holds a literal)
     else:
+        candidate = _line_filter(wanted)
         lines = enumerate(text.splitlines(), start=1)
+    readers = _readers(wanted)  # (each pattern matched as _match does, without a call per line and pattern)
+    target_readers = list(zip(range(len(targets)), targets, readers))
+    limit_readers = list(zip(limits, readers[len(targets):]))
     for number, raw in lines:
         if candidate is not None and candidate.search(raw) is None:
             continue  # no pattern can match this line and it is not the hash line: nothing to read
         line = raw.rstrip("\r")
-        for index, (metric, target) in enumerate(targets):
-            pattern = patterns.get(metric)
-            match = _match(pattern, line) if pattern else None
+        for index, (metric, target), (regex, literal) in target_readers:
+            if regex is None or (literal and literal not in line):
+                continue
+            match = regex.match(line)
             if not match:
                 continue
             found = match.group(1)
@@ -155,9 +192,10 @@ def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, 
                 seen[index] = True
             else:
                 reading.failures.append(MetricFailure(metric, target, found, "below", number))
-        for metric, limit in limits:
-            pattern = patterns.get(metric)
-            match = _match(pattern, line) if pattern else None
+        for (metric, limit), (regex, literal) in limit_readers:
+            if regex is None or (literal and literal not in line):
+                continue
+            match = regex.match(line)
             if not match:
                 continue
             value = _float(match.group(1))

@@ -128,47 +128,73 @@ def _plan(label: str) -> tuple[str, str | None] | None:
 
 _UNSEEN = object()
 
+#: the labels of a summary (in its order) -> for a MultiStream run and for any other: ((index, label, key,
+#: per-query key or None), ...) of the labels a detail key holds, and the keys to read, in order; summaries of
+#: one LoadGen release share their labels, so a summary's labels are matched once per release, not per summary
+_PROGRAMS: dict[tuple[str, ...], tuple] = {}
+_PROGRAM_LIMIT = 256
+
+
+def _program(labels: tuple[str, ...]) -> tuple:
+    program = _PROGRAMS.get(labels)
+    if program is not None:
+        return program
+    steps = []
+    for index, label in enumerate(labels):
+        plan = _PLANS.get(label, _UNSEEN)
+        if plan is _UNSEEN:
+            plan = _plan(label)
+        if plan is not None:
+            steps.append((index, label, plan[0], plan[1]))
+    # a SingleStream summary prints a 99th estimate that no detail key holds: not read outside MultiStream
+    other = [step for step in steps if step[2] != "early_stopping_latency_ms"]
+    multi_keys = tuple(k for _, _, key, per_query in steps for k in ((per_query, key) if per_query else (key,)))
+    program = ((tuple(steps), multi_keys), (tuple(other), tuple(key for _, _, key, _ in other)))
+    if len(_PROGRAMS) >= _PROGRAM_LIMIT:
+        _PROGRAMS.clear()
+    _PROGRAMS[labels] = program
+    return program
+
 
 def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
     """Every field the summary and the detail log both carry and disagree on. ``detail`` is a
-    :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``)."""
+    :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``; ``get_many(keys)`` when it
+    has it reads the values at once)."""
     out = []
     get = detail.get
     multi = str(get("effective_scenario") or "").replace(" ", "") == "MultiStream"
-    plans = _PLANS
-    for label, text in summary.items():
-        plan = plans.get(label, _UNSEEN)
-        if plan is _UNSEEN:
-            plan = _plan(label)
-        if plan is None:
-            continue
-        key, per_query = plan
+    steps, keys = _program(tuple(summary))[0 if multi else 1]
+    many = getattr(detail, "get_many", None)
+    values = many(keys) if many is not None else [get(key) for key in keys]
+    if multi:  # (a step with a per-query key reads two values)
+        read = iter(values)
+        values = [(next(read), next(read)) if step[3] is not None else next(read) for step in steps]
+    texts = tuple(summary.values())
+    for (index, label, key, per_query), value in zip(steps, values):
+        text = texts[index]
         if multi and per_query is not None:  # the per-query statistic first, then the per-sample one
-            first = get(per_query)
-            values = [v for v in (first, get(key)) if v is not None]
+            first, second = value
+            found = [v for v in (first, second) if v is not None]
             shown = per_query if first is not None else key
-            if not values or any(_same(text, v) for v in values):
+            if not found or any(_same(text, v) for v in found):
                 continue
-        elif key == "early_stopping_latency_ms" and not multi:
-            continue  # SingleStream summaries print a 99th estimate that no detail key holds
-        else:
-            value = get(key)
-            if value is None:
+            out.append(Disagreement(label, shown, text, found[0]))
+            continue
+        if value is None:
+            continue
+        # the summary writes a word or a whole number as the detail log does: equal text is the same value
+        # (no call per field); anything else, rates above all, is compared by _same
+        kind = value.__class__
+        if kind is str:
+            if text == value or _same(text, value):
                 continue
-            # the summary writes a word or a whole number as the detail log does: equal text is the same value
-            # (no call per field); anything else, rates above all, is compared by _same
-            kind = type(value)
-            if kind is str:
-                if text == value or _same(text, value):
-                    continue
-            elif kind is int:
-                if text == str(value) or _same(text, value):
-                    continue
-            elif kind is bool:
-                if text == ("Yes" if value else "No") or _same(text, value):
-                    continue
-            elif _same(text, value):
+        elif kind is int:
+            if text == str(value) or _same(text, value):
                 continue
-            values, shown = [value], key
-        out.append(Disagreement(label, shown, text, values[0]))
+        elif kind is bool:
+            if text == ("Yes" if value else "No") or _same(text, value):
+                continue
+        elif _same(text, value):
+            continue
+        out.append(Disagreement(label, key, text, value))
     return out

@@ -9,7 +9,9 @@ import re
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
-from functools import lru_cache
+from functools import lru_cache, partial, reduce
+from itertools import compress, repeat
+from operator import add, lt, sub
 from typing import Any
 
 from checker.loaders.compiled import compiled
@@ -69,15 +71,16 @@ class PowerWindow:
         return (self.end - self.begin).total_seconds()
 
 
+#: ``w > 0`` of a reading, as a filter that runs in C
+POSITIVE = partial(lt, 0)
+
+
 def average_power(spl: SplParse, begin_stamp, end_stamp) -> PowerWindow:
     """Average of the positive `Watts` readings of a parsed `spl.txt` strictly inside (begin, end)
     (official I2)."""
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
-    total, count = 0.0, 0
-    for watts in window_watts(spl, begin, end):
-        if watts > 0:
-            total += watts  # in file order, as the official checker adds them
-            count += 1
+    positive = list(filter(POSITIVE, window_watts(spl, begin, end)))
+    total, count = reduce(add, positive, 0.0), len(positive)  # (added in file order, as the official checker does)
     if count == 0:
         raise PowerError(f"no power samples between {begin_stamp} and {end_stamp}")
     return PowerWindow(count, total / count, begin, end, len(spl.bad))
@@ -445,7 +448,7 @@ def window_watts(spl: SplParse, begin: datetime, end: datetime) -> list[float]:
 
 def window_average(spl: SplParse, begin: datetime, end: datetime) -> float | None:
     """Mean of the positive readings strictly inside (begin, end); None when there is none."""
-    values = [w for w in window_watts(spl, begin, end) if w > 0]
+    values = list(filter(POSITIVE, window_watts(spl, begin, end)))
     return sum(values) / len(values) if values else None
 
 
@@ -469,7 +472,8 @@ def coverage_gaps(spl: SplParse, begin: datetime, end: datetime, max_gap_s: floa
         inside = sorted(u for u in spl.us if low < u < high)
     points = [low, *inside, high]
     limit = max_gap_s * 1_000_000
-    return [CoverageGap(from_us(a), from_us(b)) for a, b in zip(points, points[1:]) if b - a > limit]
+    longer = map(lt, repeat(limit), map(sub, points[1:], points))  # (b - a > limit, for each gap a..b)
+    return [CoverageGap(from_us(a), from_us(b)) for a, b in compress(zip(points, points[1:]), longer)]
 
 
 def ranging_delta_percent(ranging_watts: float, testing_watts: float) -> float:

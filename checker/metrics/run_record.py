@@ -32,6 +32,7 @@ Pure: no IO. ``log`` is anything with ``get(key)`` and ``in`` (a parsed DetailLo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import le
 
 from checker.metrics.power import PowerError, parse_stamp
 
@@ -80,7 +81,9 @@ def _num(log, key: str) -> float | None:
 
 
 def _positive(log, *keys: str) -> list[float] | None:
-    values = [_num(log, k) for k in keys]
+    many = getattr(log, "get_many", None)  # (a DetailLog reads every key in one call)
+    values = [float(v) if v is not None and v.__class__ is not bool and isinstance(v, (int, float)) else None
+              for v in (many(keys) if many is not None else [log.get(k) for k in keys])]
     return values if all(v is not None and v > 0 for v in values) else None
 
 
@@ -93,20 +96,50 @@ _CHAINS = tuple((label, (low, *(template.format(p) for p in PERCENTILES), high),
                 for label, low, template, high, mean in _LATENCY_FAMILIES)
 
 
+#: every key _order reads, in the order it reads them: each chain's keys, then its mean
+_ORDER_KEYS = tuple(key for _, keys, mean in _CHAINS for key in (*keys, mean))
+
+
+def _number(value) -> float | None:
+    """``_num`` of a value already read."""
+    if value is None or value.__class__ is bool or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+#: (label, keys of the chain, key of the mean, where the chain's values start and end in _ORDER_KEYS' values)
+_SPANS = tuple((label, keys, mean, start, start + len(keys))
+               for (label, keys, mean), start in zip(_CHAINS, range(0, len(_ORDER_KEYS), len(_CHAINS[0][1]) + 1)))
+_NUMBER_TYPES = frozenset({int, float})
+
+
 def _order(log) -> list[Contradiction]:
     out = []
-    get = log.get
-    for label, keys, mean_key in _CHAINS:
+    many = getattr(log, "get_many", None)  # (a DetailLog reads every key in one call)
+    values = many(_ORDER_KEYS) if many is not None else [log.get(key) for key in _ORDER_KEYS]
+    for label, keys, mean_key, start, stop in _SPANS:
+        found = values[start:stop]
+        kinds = set(map(type, found))
+        if kinds.isdisjoint(_NUMBER_TYPES):
+            continue  # no number in the chain (a family the run does not log): nothing is ordered
+        if kinds <= _NUMBER_TYPES:  # every key of the chain is a number: one test of the whole chain
+            numbers = list(map(float, found))
+            if all(map(le, numbers, numbers[1:])):
+                mean = _number(values[stop])
+                low, high = numbers[0], numbers[-1]
+                if mean is not None and not low <= mean <= high:
+                    out.append(Contradiction(mean_key, f"mean {label} {_g(mean)} lies outside {_g(low)}-{_g(high)}",
+                                             f"{_g(low)}-{_g(high)}", _g(mean)))
+                continue
         chain = []  # (key, value) of the chain's numbers, in order (as _num reads them)
-        for key in keys:
-            value = get(key)
+        for key, value in zip(keys, found):
             if value is not None and not isinstance(value, bool) and isinstance(value, (int, float)):
                 chain.append((key, float(value)))
         for (k1, v1), (k2, v2) in zip(chain, chain[1:]):
             if v2 < v1:
                 out.append(Contradiction(k2, f"{label}s out of order: {k2} {_g(v2)} is below {k1} {_g(v1)}",
                                          f">= {_g(v1)} ({k1})", _g(v2)))
-        mean = _num(log, mean_key)
+        mean = _number(values[stop])
         if mean is None or len(chain) < 2 or chain[0][0] != keys[0] or chain[-1][0] != keys[-1]:
             continue  # the mean, min or max is not a number
         low, high = chain[0][1], chain[-1][1]

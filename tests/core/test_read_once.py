@@ -26,7 +26,8 @@ CHECKER = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.a
 # its source scenario's by the load stage too (loaders/inferred_copy.py), and PF020 reads the outcome.
 CHECK_STAGE_READERS: set[tuple[str, str]] = set()
 STAGES = (("summary.py", "summarise", "summary"), ("engine.py", "_run_step", "check"),
-          ("engine.py", "_run_steps", "check"), ("loaders/tree.py", "load_submitter", "load"),
+          ("engine.py", "_run_steps", "check"), ("engine.py", "_run_context", "check"),
+          ("loaders/tree.py", "load_submitter", "load"),
           ("loaders/tree.py", "load_top", "load"))
 
 

@@ -140,5 +140,6 @@ def test_accuracy_lines_found_by_find_read_what_every_line_gives(monkeypatch, li
     fast = am.read_accuracy(text, _PATTERNS, targets, limits)
     with monkeypatch.context() as patched:
         patched.setattr(am, "_line_filter", lambda patterns: None)
+        patched.setattr(am, "_filterable", lambda patterns: False)
         plain = am.read_accuracy(text, _PATTERNS, targets, limits)
     assert fast == plain
