@@ -20,9 +20,10 @@ import math
 import re
 import struct
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where TEST08's normalised entropy or an output-length spread is computed
+    import numpy as np
 
 from checker.audit.verify_tests import OutputEntry, reports_pass  # noqa: F401  (re-exported)
 from checker.models.audit_spec import LengthBounds, NeMatchRule, ScoreRule
@@ -177,6 +178,8 @@ def test08_rule_passes(counts: dict) -> bool | None:
 
 def normalized_entropy(pred: np.ndarray, label: np.ndarray, weight: np.ndarray, clip: float) -> float:
     """Weighted cross-entropy divided by the entropy of the weighted mean label times the total weight."""
+    import numpy as np
+
     p = np.clip(pred, clip, 1 - clip)
     y = np.clip(label, clip, 1 - clip)
     total = float(weight.sum())
@@ -224,6 +227,8 @@ def verify_test08(accuracy_entries: Iterable[OutputEntry], performance_entries: 
     The performance log (a sample of a few thousand outputs) is read first; the accuracy log (every
     sample of the dataset) is then streamed and only the entries a performance output matches are
     decoded as float32 arrays."""
+    import numpy as np
+
     perf: dict[tuple[int, int], list[bytes]] = {}
     n_perf = malformed = 0
     for entry in performance_entries:
@@ -307,7 +312,7 @@ class LengthStats:
 
 
 def output_length_stats(entries: Iterable[OutputEntry], token_bytes: int) -> LengthStats:
-    """Token counts of every logged output (0 for an output that is not whole token ids)."""
+    """Token counts of every logged output (0 for an output that is not whole token ids), with their spread."""
     sizes: list[int] = []
     for entry in entries:
         if entry.raw is not None:
@@ -315,17 +320,31 @@ def output_length_stats(entries: Iterable[OutputEntry], token_bytes: int) -> Len
         else:
             data = entry.data
             sizes.append(len(data) // 2 if len(data) % 2 == 0 else -1)
-    return length_stats(sizes, token_bytes)
+    return length_stats(sizes, token_bytes, spread=True)
 
 
-def length_stats(sizes: list[int], token_bytes: int) -> LengthStats:
+def length_stats(sizes: list[int], token_bytes: int, spread: bool = False) -> LengthStats:
     """:class:`LengthStats` of outputs of ``sizes`` bytes (-1: not whole bytes; an output that is not whole
-    token ids counts 0 tokens)."""
+    token ids counts 0 tokens); the standard deviation (numpy's) only with ``spread`` (the verify file the
+    live runner writes shows it; the checks read count, mean, min and max).
+
+    The mean is numpy's to the bit without numpy: the counts are integers, so every partial sum of numpy's
+    float64 summation is exact while the total stays below 2**53, and the total over the count is the same
+    division."""
     lengths = [n // token_bytes if n >= 0 and n % token_bytes == 0 else 0 for n in sizes]
     if not lengths:
         return LengthStats(0, None, None, None, None)
-    arr = np.asarray(lengths, dtype=np.float64)
-    return LengthStats(len(lengths), float(arr.mean()), int(arr.min()), int(arr.max()), float(arr.std()))
+    total = sum(lengths)
+    std = None
+    if spread or total >= 2 ** 53:
+        import numpy as np
+
+        arr = np.asarray(lengths, dtype=np.float64)
+        mean = float(arr.mean())
+        std = float(arr.std()) if spread else None
+    else:
+        mean = float(total) / len(lengths)
+    return LengthStats(len(lengths), mean, min(lengths), max(lengths), std)
 
 
 @dataclass(frozen=True)

@@ -279,3 +279,26 @@ def test_test08_nan_outputs_never_match(tmp_path):
         handle.write("\n".join(lines) + "\n")
     found = _verify(res, str(tmp_path), "v6.0", ("TEST08",))
     assert {"CP028", "CP021"} <= set(codes(found))
+
+
+def test_output_length_stats_are_numpys_without_numpy():
+    """length_stats reads count, mean, min and max without numpy, to the bit of numpy's float64 mean; the spread
+    (the live runner's verify file) is numpy's standard deviation."""
+    import dataclasses
+    import random
+
+    import numpy as np
+
+    from checker.audit.verify_tests_v6 import length_stats
+
+    rng = random.Random(3)
+    cases = [[0], [8, 8, 8], [7, 2], [2 ** 40, 3, 4]] + [
+        [rng.randrange(0, rng.choice((5, 300, 70_000))) * 2 for _ in range(rng.randrange(1, 3000))] for _ in range(200)]
+    for sizes in cases:
+        lengths = [n // 2 if n % 2 == 0 else 0 for n in sizes]  # (an odd byte count is not whole tokens: 0)
+        arr = np.asarray(lengths, dtype=np.float64)
+        plain, spread = length_stats(sizes, 2), length_stats(sizes, 2, spread=True)
+        assert (plain.total, plain.mean, plain.min, plain.max, plain.std) == \
+            (len(lengths), float(arr.mean()), int(arr.min()), int(arr.max()), None)
+        assert dataclasses.replace(spread, std=None) == plain and spread.std == float(arr.std())
+    assert length_stats([-1, 3, 4], 2).mean == 2 / 3 and length_stats([], 2).mean is None
