@@ -41,3 +41,11 @@ def test_other_invocations_get_every_command():
         full = _probe(*argv)
         assert {"check", "report", "diff", "calc", "audit", "ci"} <= set(full["commands"]), argv
         assert "checker.commands.audit_run" in full["modules"]
+
+
+def test_the_cli_collects_cycles_less_often():
+    """The CLI process (and the workers it forks) run the cycle collector's young pass every 50,000 allocations,
+    not Python's 700: a check makes many short-lived containers and few cycles."""
+    program = "import sys; sys.argv = ['mlpc', 'check']; import gc, checker.cli; print(gc.get_threshold())"
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "(50000, 10, 10)"
