@@ -221,7 +221,7 @@ def _in_scope(scope: str, rel: str) -> bool:
 
 
 def _run_context(plan: Plan, scope: str, ctx, rules: RoundRules, out: list[Finding]) -> None:
-    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each (in this loop), in their order; a check whose
+    """Run the steps of ``scope`` on ``ctx``, as ``_run_step`` each, in their order; a check whose
     ``when`` test is false for ``ctx`` is left out (it would yield nothing). Each test is asked once, where the first
     check that names it would run (what it reads of the context is then read when it was before)."""
     program = plan.program(scope, ctx)
@@ -229,24 +229,14 @@ def _run_context(plan: Plan, scope: str, ctx, rules: RoundRules, out: list[Findi
         return
     key = _scope_key(program[0][1][0].check, ctx)  # the same for every step of this scope
     asked: dict = {}
-    append = out.append
     for test, steps in program:
         if test is not None:
             holds = asked.get(test)
             if holds is None:
-                try:  # (as _holds: true when the test raises)
-                    holds = bool(test(ctx, rules))
-                except Exception:
-                    holds = True
-                asked[test] = holds
+                holds = asked[test] = _holds(test, ctx, rules)
             if not holds:
                 continue
-        for step in steps:  # (as _run_steps, in this loop)
-            try:
-                for item in step.check.func(ctx, rules) or ():
-                    append(_stamped(item, step, key))
-            except Exception as exc:  # isolate: a crashing check must not stop the run
-                append(_crashed(step, exc, key))
+        _run_steps(steps, ctx, rules, out, key)
 
 
 def _run_contexts(plan: Plan, scope: str, contexts, rules: RoundRules, out: list[Finding]) -> None:
