@@ -115,17 +115,8 @@ static PyObject *long_lines(PyObject *self, PyObject *args)
                 }
             }
         }
-        if (item != NULL) {
-            int failed = PyList_Append(rows, item) < 0;
-            Py_DECREF(item);
-            if (failed)
-                goto done;
-            fresh = 1;
-        } else {
-            if (add_event(events, rows, number, s + pos, stop - pos, fresh) < 0)
-                goto done;
-            fresh = 0;
-        }
+        if (add_line(rows, events, item, number, s + pos, stop - pos, &fresh) < 0)
+            goto done;
         if (nl == NULL)
             break;
         pos = stop + 1;

@@ -827,19 +827,11 @@ static PyObject *entry_lines(PyObject *self, PyObject *args)
         Py_ssize_t span[8];
         Bytes c = {s, pos, stop};
         number++;
-        if (entry_line(&c, span) && ((span[3] - span[2]) & 1) == 0) {
-            PyObject *item = row(s, span);
-            if (item == NULL || PyList_Append(rows, item) < 0) {
-                Py_XDECREF(item);
-                goto done;
-            }
-            Py_DECREF(item);
-            fresh = 1;
-        } else {
-            if (add_event(events, rows, number, s + pos, stop - pos, fresh) < 0)
-                goto done;
-            fresh = 0;
-        }
+        PyObject *item = NULL;  /* the row, where the line is one */
+        if (entry_line(&c, span) && ((span[3] - span[2]) & 1) == 0 && (item = row(s, span)) == NULL)
+            goto done;
+        if (add_line(rows, events, item, number, s + pos, stop - pos, &fresh) < 0)
+            goto done;
         if (nl == NULL)
             break;
         pos = stop + 1;

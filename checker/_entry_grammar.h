@@ -128,4 +128,22 @@ static inline int add_event(PyObject *events, PyObject *rows, Py_ssize_t number,
     return failed ? -1 : 0;
 }
 
+/* what one line of a block became: ``item`` (a new reference, which this takes) appended to ``rows``; or, where
+   ``item`` is NULL (the line is not a row), the line appended to ``events`` (add_event). ``*fresh``: whether a row
+   came since the last event. -1 on a memory error */
+static inline int add_line(PyObject *rows, PyObject *events, PyObject *item, Py_ssize_t number, const char *line,
+                           Py_ssize_t len, int *fresh)
+{
+    if (item != NULL) {
+        int failed = PyList_Append(rows, item) < 0;
+        Py_DECREF(item);
+        *fresh = 1;
+        return failed ? -1 : 0;
+    }
+    if (add_event(events, rows, number, line, len, *fresh) < 0)
+        return -1;
+    *fresh = 0;
+    return 0;
+}
+
 #endif
