@@ -61,14 +61,20 @@ def _real(name: str) -> list[str]:
     return found
 
 
-@needs_ext
-def test_every_real_spl_reads_the_same():
-    for path in _real("spl.txt"):
+def _every_real_file_reads_the_same(name: str, same) -> None:
+    """``same`` holds, and the file is taken, for every real ``name`` file as published, with "\n" and with
+    "\r\n" line ends, and without its last line end."""
+    for path in _real(name):
         with open(path, "rb") as handle:
             data = handle.read()
-        assert _spl_same(data), path  # and every published one is taken
+        assert same(data), path  # and every published one is taken
         lf = data.replace(b"\r\n", b"\n")
-        assert _spl_same(lf) and _spl_same(lf.replace(b"\n", b"\r\n")) and _spl_same(lf.rstrip(b"\n")), path
+        assert same(lf) and same(lf.replace(b"\n", b"\r\n")) and same(lf.rstrip(b"\n")), path
+
+
+@needs_ext
+def test_every_real_spl_reads_the_same():
+    _every_real_file_reads_the_same("spl.txt", _spl_same)
 
 
 _STAMPS = st.sampled_from(["07-25-2024 18:26:24.892", "07-25-2024 18:26:25.001", "07-25-2024 18:27:00.000",
@@ -203,12 +209,7 @@ def _ptd_same(data: bytes) -> bool:
 
 @needs_ext
 def test_every_real_ptd_log_reads_the_same():
-    for path in _real("ptd_logs.txt"):
-        with open(path, "rb") as handle:
-            data = handle.read()
-        assert _ptd_same(data), path  # and every published one is taken
-        lf = data.replace(b"\r\n", b"\n")
-        assert _ptd_same(lf) and _ptd_same(lf.replace(b"\n", b"\r\n")) and _ptd_same(lf.rstrip(b"\n")), path
+    _every_real_file_reads_the_same("ptd_logs.txt", _ptd_same)
 
 
 _PTD_STAMPS = st.one_of(_STAMPS, st.sampled_from(["07-25-2024 18:26:24.892", "07-25-2024 18:26:25.100",
