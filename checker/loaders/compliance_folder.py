@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from binascii import unhexlify
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
@@ -126,10 +126,6 @@ class TestFolder:
 
     def text(self, rel: str) -> str | None:
         return self.texts.get(rel)
-
-    def with_logs(self, logs: dict) -> TestFolder:
-        """This folder with other ``logs`` (``dataclasses.replace``, without its look at every field)."""
-        return TestFolder(self.name, self.path, self.files, self.listings, self.texts, self.summary, self.detail, logs)
 
 
 @dataclass(frozen=True)
@@ -275,9 +271,7 @@ class _Reading:
         compares with it: :meth:`references`)."""
         reader = AccuracyLogReader(_path_join(path, TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
-            keys: list = []
-            for rows in reader.batches():
-                keys += vt.output_keys(rows, 1)
+            keys = list(reader.keys(1))
             if self.has_result_log:
                 self.test01 = set(map(itemgetter(0), keys))
             return {"accuracy": _pass(reader, keys)}
@@ -337,10 +331,10 @@ class _Reading:
         folders = dict(folders)
         if keys is not None:
             test01 = folders["TEST01"]
-            folders["TEST01"] = test01.with_logs({**test01.logs, "reference": _pass(reader, keys.result(self.test01))})
+            folders["TEST01"] = replace(test01, logs={**test01.logs, "reference": _pass(reader, keys.result(self.test01))})
         if self.test08 is not None:
-            folders["TEST08"] = folders["TEST08"].with_logs({"reference": _pass(reader, None),
-                                                             "accuracy": _pass(self.test08[0], verdict)})
+            folders["TEST08"] = replace(folders["TEST08"], logs={"reference": _pass(reader, None),
+                                                                 "accuracy": _pass(self.test08[0], verdict)})
         return folders
 
 

@@ -87,12 +87,3 @@ def test_quick_answers_on_odd_folders(odd):
 @pytest.mark.parametrize("rel", ["x", "x/y.txt", "accuracy/mlperf_log_accuracy.json", "", "/x", "x/", "x//y", "./x", "../x"])
 def test_path_join_is_os_path_join(path, rel):
     assert _path_join(path, rel) == os.path.join(path, *rel.split("/"))
-
-
-def test_a_folder_with_other_logs_is_the_folder_replaced():
-    import dataclasses
-
-    from checker.loaders.compliance_folder import TestFolder
-
-    folder = TestFolder(**{f.name: f"value of {f.name}" for f in dataclasses.fields(TestFolder)})  # every field
-    assert folder.with_logs({"accuracy": 1}) == dataclasses.replace(folder, logs={"accuracy": 1})
