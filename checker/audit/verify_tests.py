@@ -560,16 +560,6 @@ def _token_bytes(data, width: int) -> bytes | None:
     return raw
 
 
-def _trailing(raw: bytes, width: int, token: int, stop: int = 0) -> int:
-    """How many of the last tokens of ``raw`` equal ``token``, looking no further back than index ``stop``."""
-    run = 0
-    for i in range(len(raw) // width - 1, stop - 1, -1):
-        if int.from_bytes(raw[i * width : (i + 1) * width], "little", signed=True) != token:
-            break
-        run += 1
-    return run
-
-
 def _token_of(token: int, width: int) -> bytes | None:
     """The ``width`` bytes a token id is written as (little-endian, signed); None when no token of that width
     is that id."""
@@ -579,18 +569,9 @@ def _token_of(token: int, width: int) -> bytes | None:
         return None
 
 
-def infer_element_bytes(entries: list[OutputEntry], default: int) -> int:
-    """Token width from ``token_count`` (bytes per token of the first entry that tells)."""
-    for entry in entries:
-        if entry.token_count and entry.data:
-            nbytes = len(entry.data) // 2
-            if nbytes % entry.token_count == 0 and nbytes // entry.token_count in (4, 8):
-                return nbytes // entry.token_count
-    return default
-
-
 def _infer_width(rows: list, default: int) -> int:
-    """:func:`infer_element_bytes` of rows ``(qsl_idx, data, token_data, token_count, raw)``."""
+    """The token width of rows ``(qsl_idx, data, token_data, token_count, raw)``: bytes per token of the first
+    row whose ``token_count`` tells (4 or 8), else ``default``."""
     for row in rows:
         count, data = row[3], row[1]
         if count and len(data):

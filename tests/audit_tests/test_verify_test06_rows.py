@@ -37,9 +37,18 @@ def _plain_trailing(raw: bytes, width: int, token: int, stop: int = 0) -> int:
     return run
 
 
+def _plain_width(entries: list, default: int) -> int:
+    for entry in entries:
+        if entry.token_count and entry.data:
+            nbytes = len(entry.data) // 2
+            if nbytes % entry.token_count == 0 and nbytes // entry.token_count in (4, 8):
+                return nbytes // entry.token_count
+    return default
+
+
 def plain_test06(samples: list, scenario: str, eos: int, rule, element_bytes=None) -> vt.Test06Verdict:
     """The verdict token by token, over entries (the reading before rows)."""
-    width = element_bytes or vt.infer_element_bytes(samples, rule.default_dtype_bytes)
+    width = element_bytes or _plain_width(samples, rule.default_dtype_bytes)
     eos_official = None
     eos_bad, first_bad, len_bad = [], [], []
     first_missing = 0
