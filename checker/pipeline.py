@@ -8,8 +8,8 @@
   (``checker.reporters``) render.
 
 The cache (``checker.cached``) wraps the check and summary stages of a submitter. Submitters are checked
-serially or in worker processes that receive only names (root, division, submitter, round, profile) and
-return findings and summaries.
+serially or in worker processes (``checker.forkpool``, forked once the parent has loaded what they need)
+that receive only names (root, division, submitter, round, profile) and return findings and summaries.
 """
 
 from __future__ import annotations
@@ -103,11 +103,15 @@ def _check_unit(root: str, division: str, submitter: str, rules: RoundRules, pro
                        f"({type(failure).__name__}: {failure}); it was checked without the cache")
         return findings, summaries, None
     except Exception as exc:  # isolate a submitter whose files break the loader
-        rel = f"{division}/{submitter}"
-        return [Finding(message=f"{rel}: checking this submitter failed: {type(exc).__name__}: {exc}",
-                        location=Location(rel), expected="the submitter to be checked", actual=type(exc).__name__,
-                        hint="please report this bug", code="TL001", severity=Severity.ERROR, result_id=rel,
-                        scope="submitter")], [], None
+        return _unit_failed(f"{division}/{submitter}", f"{type(exc).__name__}: {exc}", type(exc).__name__,
+                            "please report this bug")
+
+
+def _unit_failed(rel: str, why: str, actual: str, hint: str) -> UnitOutput:
+    """The output of a submitter whose check failed: one TL001 error for it, no result."""
+    return [Finding(message=f"{rel}: checking this submitter failed: {why}", location=Location(rel),
+                    expected="the submitter to be checked", actual=actual, hint=hint, code="TL001",
+                    severity=Severity.ERROR, result_id=rel, scope="submitter")], [], None
 
 
 def _unit_worker(args):
@@ -126,6 +130,33 @@ def _unit_worker(args):
 
         output = (pack(output[0]), *output[1:])
     return output, cache.take() if cache is not None else None
+
+
+def run_workers(fn, work: list, jobs: int, answered) -> None:
+    """``answered(i, fn(work[i]))`` for each item, in ``jobs`` worker processes: forked ones fed over pipes
+    (``checker.forkpool``) where the system forks, else a ``ProcessPoolExecutor``."""
+    from checker import forkpool
+
+    if forkpool.available():
+        forkpool.run(fn, work, jobs, answered)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for index, answer in enumerate(pool.map(fn, work, chunksize=1)):
+            answered(index, answer)
+
+
+def _worker_output(unit: tuple[str, str], answer):
+    """(output, the cache's tallies or None) of a worker's answer; a worker that died without answering
+    gives its unit the finding a crash of the checker gives (TL001)."""
+    from checker.forkpool import WorkerDied
+
+    if not isinstance(answer, WorkerDied):
+        return answer
+    return _unit_failed(f"{unit[0]}/{unit[1]}", f"its worker process {answer.how}", answer.how,
+                        "please report this bug (a worker ends this way when it runs out of memory or an "
+                        "extension crashes)"), None
 
 
 def warm_up(rules: RoundRules) -> None:
@@ -192,7 +223,6 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
                 else:
                     pending.append(unit)
         if len(pending) > 1:
-            from concurrent.futures import ProcessPoolExecutor
             from checker.loaders.tree import unit_weight
 
             weights = {unit: unit_weight(root, *unit, rules) for unit in pending}
@@ -201,15 +231,22 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             warm_up(rules)
             work = [(root, d, s, rules.round, prof.name, spec, quick.get((d, s), ...), spool is not None)
                     for d, s in pending]
-            with ProcessPoolExecutor(max_workers=min(jobs, len(pending))) as pool:
-                for unit, (output, taken) in zip(pending, pool.map(_unit_worker, work, chunksize=1)):
-                    if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
-                        output = unit_hit(unit_cache, output.key) or check_unit(
-                            root, *unit, rules, prof, checks, cache=unit_cache)
-                    if taken is not None:
-                        cache.stats.merge(taken[0])
-                        cache.warnings += taken[1]
-                    finished(unit, output)
+            taken_by: dict[int, tuple] = {}
+
+            def answered(index: int, answer) -> None:
+                unit = pending[index]
+                output, taken = _worker_output(unit, answer)
+                if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
+                    output = unit_hit(unit_cache, output.key) or check_unit(
+                        root, *unit, rules, prof, checks, cache=unit_cache)
+                if taken is not None:
+                    taken_by[index] = taken
+                finished(unit, output)
+
+            run_workers(_unit_worker, work, min(jobs, len(pending)), answered)
+            for index in sorted(taken_by):  # the cache's tallies and warnings in the units' order
+                cache.stats.merge(taken_by[index][0])
+                cache.warnings += taken_by[index][1]
             return {unit: out[unit] for unit in units}
         units = pending
     for division, submitter in units:

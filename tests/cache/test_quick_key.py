@@ -156,18 +156,17 @@ def _two_submitters(tree):
 
 
 def test_a_warm_parallel_recheck_starts_no_worker(tree, tmp_path, monkeypatch):
-    import concurrent.futures
+    from checker import pipeline
 
     tree = _two_submitters(tree)
     plain = json_report.render(check_tree(tree, RULES, round_reason="test", jobs=1))
     assert json_report.render(check_tree(tree, RULES, round_reason="test", jobs=2,
                                          cache=ResultCache(str(tmp_path / "c")))) == plain
 
-    class NoPool:
-        def __init__(self, *args, **kwargs):
-            raise AssertionError("a worker process was started for unchanged submitters")
+    def no_workers(*args, **kwargs):
+        raise AssertionError("a worker process was started for unchanged submitters")
 
-    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", NoPool)
+    monkeypatch.setattr(pipeline, "run_workers", no_workers)
     warm = ResultCache(str(tmp_path / "c"))
     assert json_report.render(check_tree(tree, RULES, round_reason="test", jobs=2, cache=warm)) == plain
     assert warm.stats.units_reused == 2 and warm.warnings == []
