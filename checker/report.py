@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -72,23 +71,29 @@ _REPEATED = ("division", "submitter", "system", "model", "mlperf_model", "scenar
 
 
 def shared(summaries: list[ResultSummary], tables: dict) -> list[ResultSummary]:
-    """The same summaries holding shared objects where values repeat: names and units as interned
+    """The summaries, made to hold shared objects where values repeat: names and units as interned
     strings, the system description's field names interned (one tuple per system, as the summary stage
     made it), and the per-test compliance verdicts and accuracy bounds (few distinct values, set by the
-    rules) one tuple per distinct value in ``tables`` (bounds by their text, so 75 and 75.0 stay apart). Summaries that arrive pickled from a worker or
-    the cache otherwise hold copies of all of these: about 4 KB per system and 1 KB per result in the
-    process that keeps the round's summaries."""
+    rules) one tuple per distinct value in ``tables`` (bounds by their text, so 75 and 75.0 stay apart).
+    Summaries that arrive pickled from a worker or the cache otherwise hold copies of all of these: about
+    4 KB per system and 1 KB per result in the process that keeps the round's summaries.
+
+    Each value is replaced in place by an equal one (the summaries stay equal, and hash alike): the
+    summaries are those just unpickled or made, which only their caller holds."""
     systems: dict[int, tuple] = {}
-    out = []
+    intern, setdefault = sys.intern, tables.setdefault
     for s in summaries:
+        held = s.__dict__
         fields = systems.get(id(s.system_fields))
         if fields is None:
-            fields = systems[id(s.system_fields)] = tuple((sys.intern(k), v) for k, v in s.system_fields)
-        names = {name: sys.intern(value) for name in _REPEATED if type(value := getattr(s, name)) is str}
-        out.append(dataclasses.replace(
-            s, system_fields=fields, compliance_tests=tables.setdefault(s.compliance_tests, s.compliance_tests),
-            accuracy_targets=tables.setdefault(repr(s.accuracy_targets), s.accuracy_targets), **names))
-    return out
+            fields = systems[id(s.system_fields)] = tuple((intern(k), v) for k, v in s.system_fields)
+        for name in _REPEATED:
+            if type(value := held[name]) is str:
+                held[name] = intern(value)
+        held["system_fields"] = fields
+        held["compliance_tests"] = setdefault(s.compliance_tests, s.compliance_tests)
+        held["accuracy_targets"] = setdefault(repr(s.accuracy_targets), s.accuracy_targets)
+    return summaries
 
 
 def compliance_status(division: str, tests: tuple[str, ...] | list[str],

@@ -52,9 +52,12 @@ def test_shared_summaries_equal_the_originals_and_share_repeated_values():
 
     # as they arrive from a worker: one pickle per submitter, so two submitters hold separate copies
     first, second = (pickle.loads(pickle.dumps([summary(1, 75), summary(2, 75.0)])) for _ in range(2))
+    before = pickle.loads(pickle.dumps(first + second))  # copies, to compare with after the sharing
+    assert first[0].division is not second[0].division and first[0].system_fields is not second[0].system_fields
     tables: dict = {}
     made = shared(first, tables) + shared(second, tables)
-    assert made == first + second
+    assert made == before and [hash(s) for s in made] == [hash(s) for s in before]
+    assert [s.to_dict() for s in made] == [s.to_dict() for s in before]
     assert made[0].system_fields is made[1].system_fields  # one system: one tuple
     assert made[0].system_fields[0][0] is made[2].system_fields[0][0]  # field names interned
     assert made[0].division is made[3].division and made[0].compliance_tests is made[3].compliance_tests
