@@ -1,6 +1,6 @@
 """`python -m checker.cli_main` runs the CLI (used by benchmarks and when no console script is installed)."""
 
-from checker.cli import app
+from checker.cli import main
 
 if __name__ == "__main__":
-    app()
+    main()
