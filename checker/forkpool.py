@@ -47,10 +47,13 @@ def available() -> bool:
     return hasattr(os, "fork") and sys.platform != "win32"
 
 
-def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, object], None]) -> None:
+def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, object], None],
+        meanwhile: Callable[[], None] | None = None) -> None:
     """``on_result(i, fn(tasks[i]))`` for every task, called in this process as the answers come (in the
     order the workers finish), with ``jobs`` workers taking the tasks in order. An exception ``fn`` raises
-    is re-raised here (after the workers are stopped); a worker that dies answers ``WorkerDied``."""
+    is re-raised here (after the workers are stopped); a worker that dies answers ``WorkerDied``.
+    ``meanwhile``: called here once the workers have their first tasks (work this process would otherwise
+    do after them, while it would only wait)."""
     working: dict[int, _Worker] = {}  # by the fd of its answers
     done: list[_Worker] = []  # told to stop, to be waited for
     selector = selectors.DefaultSelector()
@@ -67,6 +70,8 @@ def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, obje
     try:
         for _ in range(min(jobs, len(tasks))):
             start()
+        if meanwhile is not None:
+            meanwhile()
         while working:
             for key, _ in selector.select():
                 worker = working[key.fd]

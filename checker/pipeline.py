@@ -132,19 +132,39 @@ def _unit_worker(args):
     return output, cache.take() if cache is not None else None
 
 
-def run_workers(fn, work: list, jobs: int, answered) -> None:
+def run_workers(fn, work: list, jobs: int, answered, meanwhile=None) -> None:
     """``answered(i, fn(work[i]))`` for each item, in ``jobs`` worker processes: forked ones fed over pipes
-    (``checker.forkpool``) where the system forks, else a ``ProcessPoolExecutor``."""
+    (``checker.forkpool``) where the system forks, else a ``ProcessPoolExecutor``. ``meanwhile`` is called
+    once the workers are at work."""
     from checker import forkpool
 
     if forkpool.available():
-        forkpool.run(fn, work, jobs, answered)
+        forkpool.run(fn, work, jobs, answered, meanwhile)
         return
     from concurrent.futures import ProcessPoolExecutor
 
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        for index, answer in enumerate(pool.map(fn, work, chunksize=1)):
+        answers = pool.map(fn, work, chunksize=1)
+        if meanwhile is not None:
+            meanwhile()
+        for index, answer in enumerate(answers):
             answered(index, answer)
+
+
+def _prepare(checks: tuple[Check, ...]) -> None:
+    """What the report and the round checks read after the workers, read while they work instead (this
+    process would only wait for their answers): the checker's fingerprint and, for the plausibility checks,
+    the hardware tables. A table that fails to load here fails again where the checks read it."""
+    from checker.loaders.fingerprint import checker_fingerprint
+
+    checker_fingerprint()
+    if any(c.code.startswith("PL") for c in checks if c.scope == "round"):
+        from checker.loaders.hardware import default_tables
+
+        try:
+            default_tables()
+        except Exception:  # noqa: BLE001 - reported where the checks read them
+            pass
 
 
 def _worker_output(unit: tuple[str, str], answer):
@@ -243,7 +263,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
                     taken_by[index] = taken
                 finished(unit, output)
 
-            run_workers(_unit_worker, work, min(jobs, len(pending)), answered)
+            run_workers(_unit_worker, work, min(jobs, len(pending)), answered, meanwhile=lambda: _prepare(checks))
             for index in sorted(taken_by):  # the cache's tallies and warnings in the units' order
                 cache.stats.merge(taken_by[index][0])
                 cache.warnings += taken_by[index][1]

@@ -137,3 +137,10 @@ def test_a_submitter_whose_worker_dies_gets_tl001_and_the_check_goes_on(two_subm
     assert "worker process killed by SIGKILL" in crashed[0].message
     assert {r.submitter for r in report.results} == {"Cisco"}  # the other submitter was checked
     assert _no_children_left()
+
+
+def test_meanwhile_runs_once_here_while_the_workers_work():
+    seen: list = []
+    forkpool.run(_square, list(range(9)), 2, lambda i, value: seen.append("answer"),
+                 meanwhile=lambda: seen.append(("meanwhile", os.getpid())))
+    assert seen[0] == ("meanwhile", os.getpid()) and seen.count("answer") == 9 and len(seen) == 10
