@@ -1,0 +1,115 @@
+"""The C readers' word-at-a-time and 16-byte fast paths against the plain readings they stand for, on
+generated edge inputs: the hex data of long accuracy-log lines (checker._accuracy_scan.long_lines, with and
+without its 32-digit decoding, against accuracy_entries._take_long), every byte value at every place of
+a data field, odd lengths, truncated lines and line ends."""
+
+from __future__ import annotations
+
+import binascii
+import random
+
+import pytest
+
+from checker.loaders import accuracy_entries as ae
+from checker.loaders.compiled import compiled
+
+long_lines = compiled("long_lines", "_accuracy_scan")
+accuracy_vectors = compiled("use_vectors", "_accuracy_scan")
+needs_accuracy = pytest.mark.skipif(long_lines is None, reason="checker._accuracy_scan is not built")
+
+
+def _both_decodings():
+    """long_lines with its 32-digit decoding where the machine has it, then with the two-digit loop."""
+    try:
+        for on in (True, False):
+            yield accuracy_vectors(on)
+    finally:
+        accuracy_vectors(True)
+
+
+def _take(buf: bytes, end: int, long_block) -> tuple:
+    """What AccuracyEntries._take makes of buf[:end] with ``long_block`` (None: the Python reading)."""
+    saved = ae._LONG_BLOCK
+    ae._LONG_BLOCK = long_block
+    try:
+        reader = ae.AccuracyEntries("unused")
+        state = ae._State()
+        rows = reader._take(buf, end, state)
+    finally:
+        ae._LONG_BLOCK = saved
+    plain = [(qsl, bytes(data), token, count, raw) for qsl, data, token, count, raw in rows]
+    return plain, state, reader.truncated, reader.malformed, reader.entries
+
+
+def _same_take(buf: bytes, end: int | None = None) -> list:
+    end = len(buf) if end is None else end
+    plain = _take(buf, end, None)
+    for _ in _both_decodings():
+        assert _take(buf, end, long_lines) == plain
+    return plain[0]
+
+
+def _entry(qsl, data: bytes, tail: bytes = b" },") -> bytes:
+    return b'{ "seq_id" : %d, "qsl_idx" : %d, "data" : "' % (qsl, qsl) + data + b'"' + tail
+
+
+HEX = b"0123456789abcdefABCDEF"
+
+
+@needs_accuracy
+def test_every_byte_at_every_place_of_a_long_data_field():
+    """A data field of 1040 digits (32-digit blocks, then a tail of 16 the loop decodes) with one byte changed
+    to each value 0-255 at places in the first blocks, the last one and the tail: a row exactly where every
+    digit is hex (else the careful reading's event)."""
+    rng = random.Random(7)
+    base = bytes(rng.choice(HEX) for _ in range(1040))
+    for place in (0, 1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 1000, 1023, 1024, 1025, 1038, 1039):
+        lines = []
+        for value in range(256):
+            if value == 0x0A:  # (a line break cuts the line: below)
+                continue
+            data = base[:place] + bytes([value]) + base[place + 1:]
+            lines.append(_entry(value, data))
+        buf = b"\n".join(lines) + b"\n"
+        rows = _same_take(buf, len(buf) - 1)
+        hex_values = {v for v in range(256) if bytes([v]) in HEX}
+        assert sorted(row[0] for row in rows if row[4] is not None) == sorted(hex_values - {0x22})
+
+
+@needs_accuracy
+@pytest.mark.parametrize("length", [0, 1, 2, 30, 31, 32, 33, 34, 62, 63, 64, 65, 66, 96, 130, 1000, 1001, 4096])
+def test_data_fields_of_every_length(length):
+    rng = random.Random(length)
+    data = bytes(rng.choice(HEX) for _ in range(length))
+    lines = [_entry(1, data), _entry(2, data, b', "token_data" : "ab", "token_count" : 3 }'),
+             _entry(3, data, b" }"), _entry(4, data, b" },\r"), _entry(5, data + b"G"), _entry(6, data[:-1] + b"\x80"),
+             _entry(7, b"0" * 6000)]
+    buf = b"\n".join(lines)
+    rows = _same_take(buf)
+    got = {row[0]: row[4] for row in rows if row[4] is not None}
+    if length % 2 == 0:
+        assert got[1] == got[2] == got[3] == binascii.unhexlify(data)
+    else:
+        assert 1 not in got and 2 not in got
+
+
+@needs_accuracy
+def test_random_long_blocks_with_odd_ends():
+    """Random long-line blocks: entry lines with hex data and stray bytes, cut at random places (a truncated
+    last line), "\\r\\n" line ends, non-ASCII bytes, blank lines and lines of the careful reading."""
+    rng = random.Random(2024)
+    for _ in range(200):
+        lines = []
+        for number in range(rng.randint(1, 8)):
+            size = rng.choice([0, 2, 31, 32, 64, 200, 777, 2048])
+            data = bytearray(rng.choice(HEX) for _ in range(size))
+            for _ in range(rng.choice([0, 0, 0, 1, 2])):
+                if data:
+                    data[rng.randrange(len(data))] = rng.randrange(256)
+            line = _entry(number, bytes(data).replace(b"\n", b"0"),
+                          rng.choice([b" },", b" }", b" },\r", b", \"token_count\" : -5 }", b" }x", b""]))
+            if rng.random() < 0.1:
+                line = line[:rng.randrange(len(line) + 1)]
+            lines.append(rng.choice([line, line, line, line, b"", b"[", b"...", b"\xff\xfe" * 300]))
+        buf = b"\n".join(lines) + rng.choice([b"", b"\n"])
+        _same_take(buf, rng.randint(0, len(buf)))
