@@ -113,3 +113,62 @@ def test_random_long_blocks_with_odd_ends():
             lines.append(rng.choice([line, line, line, line, b"", b"[", b"...", b"\xff\xfe" * 300]))
         buf = b"\n".join(lines) + rng.choice([b"", b"\n"])
         _same_take(buf, rng.randint(0, len(buf)))
+
+
+# --- the tail of a detail-log line (checker._detail_scan.tail_at keeps the last middle and end parts) -----
+
+tail_ok = compiled("tail_ok")
+needs_detail = pytest.mark.skipif(tail_ok is None, reason="checker._detail_scan is not built")
+
+_MIDDLES = [', "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": {"is_error": false, '
+            '"is_warning": false, "file": "%s"' % name for name in ("loadgen.cc", "results.cc", "a\\u00e9.cc", "")]
+_MIDDLE_MISSES = [m.replace(*edit) for m in _MIDDLES[:2] for edit in
+                  (("false", "fals"), ('"file": "', '"file": '), ('loadgen', 'load"gen'), ("mlperf", "ml\x01perf"),
+                   ("POINT", "POINT\\x"), (", ", ","))] + [_MIDDLES[0][:-1], _MIDDLES[0][:40], ""]
+_ENDS = [', "pid": 1234, "tid": 140234523452345}}', ', "pid": 1234, "tid": 7}}', ', "pid": 0, "tid": -0}}']
+_END_MISSES = [e.replace(*edit) for e in _ENDS[:2] for edit in
+               (("}}", "}"), ("}}", "}} "), ("}}", "}}}"), ('"pid": 1', '"pid": 01'), ("tid", "tld"), ("1234", ""))]
+
+
+def _tail(rng: random.Random) -> str:
+    middle = rng.choice(_MIDDLES) if rng.random() < 0.8 else rng.choice(_MIDDLE_MISSES)
+    end = rng.choice(_ENDS) if rng.random() < 0.8 else rng.choice(_END_MISSES)
+    time_ms = rng.choice(["0", "12.5", "1e3", "0.25E-2", "01", "-", "7."])
+    line_no = rng.choice(["12", "0", "-3", "01", "", "9" * 20])
+    return f', "time_ms": {time_ms}{middle}, "line_no": {line_no}{end}'
+
+
+@needs_detail
+def test_tails_in_any_order_answer_as_the_regular_expression():
+    """Tails drawn from a few middle and end parts (the ones kept) and near misses of them, in random order,
+    some cut short, some with bytes after the range: the answer is the regular expression's every time."""
+    from checker.loaders import loadgen_log
+
+    rng = random.Random(11)
+    for _ in range(5000):
+        tail = _tail(rng)
+        if rng.random() < 0.1:
+            tail = tail[:rng.randrange(len(tail) + 1)]
+        before, after = "x" * rng.randint(0, 2), rng.choice(["", "", "}", " ", "\u20ac"])
+        text = before + tail + after
+        for stop, end in ((len(before), len(before) + len(tail)), (len(before), len(text))):
+            assert tail_ok(text, stop, end) == (loadgen_log._LINE_TAIL.fullmatch(text, stop, end) is not None), \
+                (text, stop, end)
+
+
+@needs_detail
+def test_a_kept_part_is_taken_only_where_it_is_whole():
+    """After a valid tail, the same tail with its middle or end cut short, or longer, is not taken."""
+    valid = ', "time_ms": 1.5' + _MIDDLES[0] + ', "line_no": 12' + _ENDS[0]
+    assert tail_ok(valid, 0, len(valid))
+    for cut in range(1, len(valid)):
+        assert not tail_ok(valid, 0, len(valid) - cut)
+        assert tail_ok(valid, 0, len(valid))  # (and kept again)
+    assert not tail_ok(valid + "}", 0, len(valid) + 1)
+    from checker.loaders import loadgen_log
+
+    for edit in (("loadgen.cc", "loadgen.cc "), ('loadgen.cc"', "loadgen.cc"), ("loadgen.cc", 'loadgen.cc\\"'),
+                 ("1234", "1234}}"), ('"line_no": 12', '"line_no": 12.5')):
+        assert tail_ok(valid, 0, len(valid))
+        other = valid.replace(*edit)
+        assert tail_ok(other, 0, len(other)) == (loadgen_log._LINE_TAIL.fullmatch(other) is not None), other
