@@ -57,7 +57,9 @@ static int lowest_bit(unsigned m)
  */
 static const char SHAPE[] = "dd-dd-dddd dd:dd:dd?ddd";
 static const int WORD_AT[3] = {0, 8, 15};
-static uint64_t high_mask[3], high_want[3], six[3], punct_mask[3], punct_want[3];
+static struct {
+    uint64_t high[3], want[3], six[3], punct[3], fixed[3];
+} masks;
 
 static void make_masks(void)
 {
@@ -72,25 +74,49 @@ static void make_masks(void)
             punct[b] = sep ? 0xFF : 0;
             fixed[b] = sep ? (unsigned char)c : 0;
         }
-        memcpy(&high_mask[w], high, 8);
-        memcpy(&high_want[w], want, 8);
-        memcpy(&six[w], add, 8);
-        memcpy(&punct_mask[w], punct, 8);
-        memcpy(&punct_want[w], fixed, 8);
+        memcpy(&masks.high[w], high, 8);
+        memcpy(&masks.want[w], want, 8);
+        memcpy(&masks.six[w], add, 8);
+        memcpy(&masks.punct[w], punct, 8);
+        memcpy(&masks.fixed[w], fixed, 8);
     }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+
+/* the word w of the stamp at p has its shape */
+INLINE int word_shaped(const unsigned char *p, int w)
+{
+    uint64_t word;
+    memcpy(&word, p + WORD_AT[w], 8);
+    return (word & masks.high[w]) == masks.want[w] && ((word + masks.six[w]) & masks.high[w]) == masks.want[w]
+           && (word & masks.punct[w]) == masks.fixed[w];
 }
 
 /* the 23 bytes at p have the shape of a stamp (offset 19 not looked at) */
 static int shaped(const unsigned char *p)
 {
-    for (int w = 0; w < 3; w++) {
-        uint64_t word;
-        memcpy(&word, p + WORD_AT[w], 8);
-        if ((word & high_mask[w]) != high_want[w] || ((word + six[w]) & high_mask[w]) != high_want[w]
-            || (word & punct_mask[w]) != punct_want[w])
-            return 0;
+    return word_shaped(p, 0) && word_shaped(p, 1) && word_shaped(p, 2);
+}
+
+/* shaped(p), where `minute` is NULL or a stamp that has the shape: *same tells whether p's minute (its first 16
+ * bytes) is that stamp's, and then only the word at offset 15 is left to test (the two before are the same) */
+INLINE int shaped_after(const unsigned char *p, const unsigned char *minute, int *same)
+{
+    *same = 0;
+    if (minute != NULL) {
+        uint64_t a, b, x, y;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + 8, 8);
+        memcpy(&x, minute, 8);
+        memcpy(&y, minute + 8, 8);
+        *same = a == x && b == y;
     }
-    return 1;
+    return *same ? word_shaped(p, 2) : shaped(p);
 }
 
 static int seconds(const unsigned char *p) { return (p[17] - '0') * 10 + (p[18] - '0'); }
@@ -115,7 +141,7 @@ static void make_refused(void)
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
-static int clean_byte(const char *s, Py_ssize_t i, Py_ssize_t n, int nul)
+INLINE int clean_byte(const char *s, Py_ssize_t i, Py_ssize_t n, int nul)
 {
     unsigned char r = refused[(unsigned char)s[i]];
     return r == 0 || (r == 2 && i + 1 < n && s[i + 1] == '\n') || (r == 3 && nul);
@@ -140,14 +166,15 @@ static int clean_words(const char *s, Py_ssize_t n, int nul)
 }
 
 #if HAVE_SSE2
-/* the same, 16 bytes at a time: the bytes under 0x20 or over 0x7F (under 0x20 as signed bytes) are looked at
- * one by one ("\n" and "\r\n", a few per line) */
+/* the same, 16 bytes at a time: the bytes under 0x20 or over 0x7F (under 0x20 as signed bytes) but "\n" (which
+ * the form takes) are looked at one by one ("\r" of "\r\n", and what the form refuses) */
 static int clean_vectors(const char *s, Py_ssize_t n, int nul)
 {
-    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i space = _mm_set1_epi8(0x20), newline = _mm_set1_epi8('\n');
     Py_ssize_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(s + i)), space));
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(v, newline), _mm_cmplt_epi8(v, space)));
         for (; m; m &= m - 1)
             if (!clean_byte(s, i + LOWEST_BIT(m), n, nul))
                 return 0;
@@ -263,10 +290,11 @@ static PyObject *spl_records(PyObject *self, PyObject *args)
         if (nl != NULL && end > pos && s[end - 1] == '\r')
             end--;  /* "\r\n" */
         const unsigned char *stamp = (const unsigned char *)s + pos + 5;
+        int same;  /* the minute is the last stamp's */
         if (end - pos < SPL_HEAD || memcmp(s + pos, "Time,", 5) != 0 || stamp[19] != '.' || stamp[23] != ','
-            || !shaped(stamp) || seconds(stamp) > 59)
+            || !shaped_after(stamp, (const unsigned char *)minute, &same) || seconds(stamp) > 59)
             goto none_or_error;
-        if (minute == NULL || memcmp(minute, stamp, MINUTE) != 0) {
+        if (!same) {
             int got = minute_of(minute_epoch, (const char *)stamp, &base);
             if (got <= 0)
                 goto none_or_error;
@@ -519,11 +547,12 @@ static PyObject *ptd_lines(PyObject *self, PyObject *args)
             end--;
         number++;
         const unsigned char *stamp = (const unsigned char *)s + pos;
-        int stamped = end - pos >= STAMP && shaped(stamp);
+        int same = 0;  /* the minute is the last stamped line's */
+        int stamped = end - pos >= STAMP && shaped_after(stamp, minute, &same);
         if (stamped) {
             if (stamp[19] != '.' || seconds(stamp) > 61)
                 goto none_or_error;  /* an impossible stamp, or one a line's text could not be rebuilt from */
-            if (minute == NULL || memcmp(minute, stamp, MINUTE) != 0) {
+            if (!same) {
                 PyObject *text = PyUnicode_DecodeASCII((const char *)stamp, (Py_ssize_t)MINUTE, NULL);
                 if (text == NULL || PyList_Append(minutes, text) < 0) {
                     Py_XDECREF(text);

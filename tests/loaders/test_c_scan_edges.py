@@ -172,3 +172,35 @@ def test_a_kept_part_is_taken_only_where_it_is_whole():
         assert tail_ok(valid, 0, len(valid))
         other = valid.replace(*edit)
         assert tail_ok(other, 0, len(other)) == (loadgen_log._LINE_TAIL.fullmatch(other) is not None), other
+
+
+# --- stamps of power logs (checker._power_scan tests only the last word of a stamp whose minute is the last one's)
+
+def _stamp_edits(good: bytes, starts: bytes) -> list[bytes]:
+    """``good`` with one byte of the seconds part of a stamp (offsets 15-22) of each stamped line but the first
+    replaced by a digit, a separator or a byte the form refuses: the minute stays the last one's."""
+    out = []
+    lines = good.split(b"\n")
+    stamped = [i for i, line in enumerate(lines) if line.startswith(starts)][1:]
+    for i in stamped:
+        at = len(starts) - 2  # (the stamp starts here: starts is its prefix up to the month's first digits)
+        for offset in range(15, 23):
+            for byte in b"09:./ -a\x00\xff":
+                edited = list(lines)
+                line = bytearray(lines[i])
+                line[at + offset] = byte
+                edited[i] = bytes(line)
+                out.append(b"\n".join(edited))
+    return out
+
+
+def test_a_stamp_of_the_same_minute_is_tested_whole():
+    power_scan = pytest.importorskip("tests.metrics.test_power_scan")
+    if power_scan.spl_records is None:
+        pytest.skip("checker._power_scan is not built")
+    spl = power_scan._good_spl()
+    taken = [power_scan._spl_same(data) for data in _stamp_edits(spl, b"Time,07")]
+    assert any(taken) and not all(taken)
+    ptd = power_scan._good_ptd().replace(b"\r\n", b"\n")
+    taken = [power_scan._ptd_same(data) for data in _stamp_edits(ptd, b"07")]
+    assert any(taken) and not all(taken)
