@@ -90,10 +90,39 @@ static PyObject *entry(PyObject *text, Py_ssize_t start, Py_ssize_t last, Py_ssi
     return out;
 }
 
+/* AVX2, where the CPU has it (x86 with GCC or clang: the function is compiled for it alone, and called only
+ * after the CPU said so), reads 128 bytes at a time where SSE2 reads 64. The tests run both (use_avx2). */
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2 1
+static int avx2;  /* (set at import where the CPU has AVX2) */
+
+/* the end of the run of whole 128-byte blocks of p[0:size] that hold no byte above 0x7f, or NULL when one does */
+__attribute__((target("avx2"))) static const unsigned char *ascii_blocks_avx2(const unsigned char *p, Py_ssize_t size)
+{
+    const unsigned char *stop = p + size;
+    __m256i seen = _mm256_setzero_si256();
+    while (stop - p >= 128) {
+        __m256i a = _mm256_loadu_si256((const __m256i *)p), b = _mm256_loadu_si256((const __m256i *)(p + 32));
+        __m256i c = _mm256_loadu_si256((const __m256i *)(p + 64)), d = _mm256_loadu_si256((const __m256i *)(p + 96));
+        seen = _mm256_or_si256(seen, _mm256_or_si256(_mm256_or_si256(a, b), _mm256_or_si256(c, d)));
+        p += 128;
+    }
+    return _mm256_movemask_epi8(seen) != 0 ? NULL : p;
+}
+#else
+#define HAVE_AVX2 0
+static int avx2;
+#endif
+
 /* whether s[0:size] is all ASCII */
 static int is_ascii(const char *s, Py_ssize_t size)
 {
     const unsigned char *p = (const unsigned char *)s, *stop = p + size;
+#if HAVE_AVX2
+    if (avx2 && size >= 128 && (p = ascii_blocks_avx2(p, size)) == NULL)
+        return 0;
+#endif
 #if defined(__SSE2__)
     __m128i seen16 = _mm_setzero_si128();
     while (stop - p >= 64) {
@@ -115,6 +144,22 @@ static int is_ascii(const char *s, Py_ssize_t size)
     while (p < stop)
         seen |= *p++;
     return (seen & UINT64_C(0x8080808080808080)) == 0;
+}
+
+/* use_avx2(on) -> whether the AVX2 reading is used from now on (never where the CPU or the build has not got
+ * it): the tests read every text both ways */
+static PyObject *use_avx2(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+#if HAVE_AVX2
+    avx2 = on && __builtin_cpu_supports("avx2");
+#else
+    avx2 = 0;
+#endif
+    return PyBool_FromLong(avx2);
 }
 
 /* whether s[from:to] holds "is_error": true or "is_warning": true (the "u" of "true" is rare in a line's
@@ -903,6 +948,7 @@ static PyMethodDef methods[] = {
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
     {"values", values, METH_VARARGS, "values(raw, cache) -> None: the plain values of a detail log's entries into cache"},
     {"summary", summary, METH_VARARGS, "summary(text) -> the key/value pairs of a summary log, or None"},
+    {"use_avx2", use_avx2, METH_O, "use_avx2(on) -> whether the AVX2 reading is used from now on"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -912,5 +958,9 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._detail_scan
 
 PyMODINIT_FUNC PyInit__detail_scan(void)
 {
+#if HAVE_AVX2
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2");
+#endif
     return PyModule_Create(&module);
 }

@@ -15,15 +15,18 @@ from checker.loaders.compiled import compiled
 
 long_lines = compiled("long_lines", "_accuracy_scan")
 accuracy_vectors = compiled("use_vectors", "_accuracy_scan")
+accuracy_avx2 = compiled("use_avx2", "_accuracy_scan")
 needs_accuracy = pytest.mark.skipif(long_lines is None, reason="checker._accuracy_scan is not built")
 
 
 def _both_decodings():
-    """long_lines with its 32-digit decoding where the machine has it, then with the two-digit loop."""
+    """long_lines with its 64-digit (AVX2) and 32-digit (SSE2) decodings where the machine has them, then with
+    the 32-digit one alone, then with the two-digit loop alone."""
     try:
-        for on in (True, False):
-            yield accuracy_vectors(on)
+        for avx2, vectors in ((True, True), (False, True), (False, False)):
+            yield accuracy_avx2(avx2), accuracy_vectors(vectors)
     finally:
+        accuracy_avx2(True)
         accuracy_vectors(True)
 
 
@@ -58,12 +61,13 @@ HEX = b"0123456789abcdefABCDEF"
 
 @needs_accuracy
 def test_every_byte_at_every_place_of_a_long_data_field():
-    """A data field of 1040 digits (32-digit blocks, then a tail of 16 the loop decodes) with one byte changed
-    to each value 0-255 at places in the first blocks, the last one and the tail: a row exactly where every
-    digit is hex (else the careful reading's event)."""
+    """A data field of 1072 digits (16 blocks of 64, one of 32, then a tail of 16 the loop decodes) with one
+    byte changed to each value 0-255 at places in the first blocks, the last ones and the tail: a row exactly
+    where every digit is hex (else the careful reading's event)."""
     rng = random.Random(7)
-    base = bytes(rng.choice(HEX) for _ in range(1040))
-    for place in (0, 1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 1000, 1023, 1024, 1025, 1038, 1039):
+    base = bytes(rng.choice(HEX) for _ in range(1072))
+    for place in (0, 1, 15, 16, 17, 31, 32, 33, 47, 63, 64, 65, 1000, 1023, 1024, 1025, 1038, 1039, 1040, 1055,
+                  1056, 1070, 1071):
         lines = []
         for value in range(256):
             if value == 0x0A:  # (a line break cuts the line: below)
@@ -77,7 +81,7 @@ def test_every_byte_at_every_place_of_a_long_data_field():
 
 
 @needs_accuracy
-@pytest.mark.parametrize("length", [0, 1, 2, 30, 31, 32, 33, 34, 62, 63, 64, 65, 66, 96, 130, 1000, 1001, 4096])
+@pytest.mark.parametrize("length", [0, 1, 2, 30, 31, 32, 33, 34, 62, 63, 64, 65, 66, 96, 126, 127, 128, 129, 130, 160, 192, 1000, 1001, 4096])
 def test_data_fields_of_every_length(length):
     rng = random.Random(length)
     data = bytes(rng.choice(HEX) for _ in range(length))
@@ -204,3 +208,55 @@ def test_a_stamp_of_the_same_minute_is_tested_whole():
     ptd = power_scan._good_ptd().replace(b"\r\n", b"\n")
     taken = [power_scan._ptd_same(data) for data in _stamp_edits(ptd, b"07")]
     assert any(taken) and not all(taken)
+
+
+# --- the ASCII test of a detail log's bytes (checker._detail_scan: AVX2 where the CPU has it, then SSE2) ------
+
+scan = compiled("scan")
+detail_avx2 = compiled("use_avx2")
+
+
+def _both_widths(use):
+    """The extension's AVX2 reading where the CPU has it, then without it (left on after)."""
+    try:
+        for on in (True, False):
+            yield use(on)
+    finally:
+        use(True)
+
+
+def _detail_bytes(lines: int = 12) -> bytes:
+    tail = (', "time_ms": 1.5, "namespace": "mlperf::logging", "event_type": "POINT_IN_TIME", "metadata": '
+            '{"is_error": false, "is_warning": false, "file": "loadgen.cc", "line_no": 12, "pid": 1, "tid": 2}}')
+    return "".join(f':::MLLOG {{"key": "k{i}", "value": "{"v" * (i * 17)}"{tail}\n' for i in range(lines)).encode()
+
+
+@pytest.mark.skipif(scan is None, reason="checker._detail_scan is not built")
+def test_a_byte_above_0x7f_anywhere_makes_the_bytes_walk_decline():
+    data = _detail_bytes()
+    want_raw: dict = {}
+    want = scan(data, want_raw, [], lambda payload, number: None)
+    assert want is not None
+    for _ in _both_widths(detail_avx2):
+        raw: dict = {}
+        assert scan(data, raw, [], lambda payload, number: None) == want and raw == want_raw
+        for at in list(range(0, 300)) + list(range(len(data) - 300, len(data))):
+            for byte in (0x80, 0xC3, 0xFF):
+                edited = data[:at] + bytes([byte]) + data[at + 1:]
+                assert scan(edited, {}, [], lambda payload, number: None) is None, (at, byte)
+
+
+@pytest.mark.parametrize("byte", [b"\x00", b"\x0b", b"\x0c", b"\x1c", b"\x1e", b"\x1f", b"\r", b"\x7f", b"\x80", b"\n"])
+def test_a_byte_anywhere_in_a_power_log_is_read_alike_with_and_without_avx2(byte):
+    """The form test of checker._power_scan with its 32-byte (AVX2) scan and without it (the existing tests run
+    the 16-byte and 8-byte ones, with AVX2 where the CPU has it)."""
+    power_scan = pytest.importorskip("tests.metrics.test_power_scan")
+    if power_scan.spl_records is None:
+        pytest.skip("checker._power_scan is not built")
+    power_avx2 = compiled("use_avx2", "_power_scan")
+    spl, ptd = power_scan._good_spl(), power_scan._good_ptd()
+    for _ in _both_widths(power_avx2):
+        for at in range(len(spl) + 1):
+            power_scan._spl_same(spl[:at] + byte + spl[at:])
+        for at in range(len(ptd) + 1):
+            power_scan._ptd_same(ptd[:at] + byte + ptd[at:])
