@@ -287,6 +287,24 @@ static PyObject *scan(PyObject *self, PyObject *args)
     return out;
 }
 
+/* the first i in [from, to) with s[i] a quote or a backslash, or to: 16 bytes at a time with SSE2 */
+static inline Py_ssize_t quote_or_backslash(const char *s, Py_ssize_t i, Py_ssize_t to)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+    while (to - i >= 16) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+        if (m)
+            return i + __builtin_ctz(m);
+        i += 16;
+    }
+#endif
+    while (i < to && s[i] != '"' && s[i] != '\\')
+        i++;
+    return i;
+}
+
 /* scan()'s walk of the lines of a text it takes, ending at ``ends`` */
 static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
                       PyObject *raw, PyObject *duplicates, PyObject *slow)
@@ -298,9 +316,9 @@ static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssiz
         if (end > pos) {  /* (takes(): a marker line) */
             markers++;
             Py_ssize_t start = pos + HEAD, key_at = pos + PREFIX_LEN, last = end;
-            const char *quote = memchr(s + key_at, '"', (size_t)(end - key_at));
-            Py_ssize_t close = quote == NULL ? -1 : quote - s;
-            int plain = close > key_at && memchr(s + key_at, '\\', (size_t)(close - key_at)) == NULL;
+            /* the key ends at the first quote; a backslash before it sends the line to the slow walk */
+            Py_ssize_t close = quote_or_backslash(s, key_at, end);
+            int plain = close < end && s[close] == '"' && close > key_at;
             if (s[last - 1] != '}') {  /* (the official parser strips the line: a CRLF log's lines end in "\r") */
                 while (last > pos && trailing_space((unsigned char)s[last - 1]))
                     last--;
@@ -807,6 +825,25 @@ static const unsigned char CLASS[256] = {
 #define LINE_BREAK(c) (CLASS[(c)] & 1)
 #define SPACE(c) (CLASS[(c)] & 2)
 
+/* the first i >= b with s[i] a line break (LINE_BREAK), or size: 16 bytes at a time with SSE2, the bytes
+   under 0x20 or over 0x7f (under 0x20 as signed bytes: every line break is one) looked at one by one */
+static inline Py_ssize_t line_break_at(const unsigned char *s, Py_ssize_t b, Py_ssize_t size)
+{
+#if defined(__SSE2__) && defined(__GNUC__)
+    const __m128i space = _mm_set1_epi8(0x20);
+    while (size - b >= 16) {
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(s + b)), space));
+        for (; m; m &= m - 1)
+            if (LINE_BREAK(s[b + __builtin_ctz(m)]))
+                return b + __builtin_ctz(m);
+        b += 16;
+    }
+#endif
+    while (b < size && !LINE_BREAK(s[b]))
+        b++;
+    return b;
+}
+
 static PyObject *summary(PyObject *self, PyObject *args)
 {
     PyObject *text;
@@ -825,9 +862,7 @@ static PyObject *summary(PyObject *self, PyObject *args)
     if (pairs == NULL)
         return NULL;
     while (pos < size) {
-        Py_ssize_t a = pos, b = pos;
-        while (b < size && !LINE_BREAK(s[b]))
-            b++;
+        Py_ssize_t a = pos, b = line_break_at(s, pos, size);
         pos = b + (b + 1 < size && s[b] == '\r' && s[b + 1] == '\n' ? 2 : 1);
         while (a < b && SPACE(s[a]))
             a++;

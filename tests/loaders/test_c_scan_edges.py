@@ -260,3 +260,38 @@ def test_a_byte_anywhere_in_a_power_log_is_read_alike_with_and_without_avx2(byte
             power_scan._spl_same(spl[:at] + byte + spl[at:])
         for at in range(len(ptd) + 1):
             power_scan._ptd_same(ptd[:at] + byte + ptd[at:])
+
+
+# --- a detail line's key (quote or backslash found 16 bytes at a time) and summary line breaks ---------------
+
+@pytest.mark.skipif(scan is None, reason="checker._detail_scan is not built")
+def test_a_quote_or_backslash_at_every_place_of_a_key_reads_as_the_python_walk():
+    """Keys of 0-40 characters with a backslash, an escaped quote or a stray byte at each place (on both sides
+    of a 16-byte block), on their own and in longer lines: the C walk gives the Python walk's log."""
+    from tests.loaders.test_detail_scan import _TAIL, _same
+
+    tail = _TAIL % ("false", "false")
+    lines = []
+    for length in (0, 1, 7, 14, 15, 16, 17, 31, 32, 33, 40):
+        key = "".join("abcdefghijklmnopqrstuvwxyz0123456789_ABCD"[i] for i in range(length))
+        lines.append(':::MLLOG {"key": "%s", "value": 1%s' % (key, tail))
+        for at in range(length + 1):
+            for insert in ("\\\\", '\\"', "\\", '"', "\x01"):
+                edited = key[:at] + insert + key[at:]
+                lines.append(':::MLLOG {"key": "%s", "value": "v"%s' % (edited, tail))
+        lines.append(':::MLLOG {"key": "%s' % key)  # (no closing quote: the line ends first)
+    for start in range(0, len(lines), 40):
+        assert _same("\n".join(lines[start:start + 40]) + "\n")
+
+
+@pytest.mark.skipif(compiled("summary") is None, reason="checker._detail_scan is not built")
+def test_summary_line_breaks_at_every_place_of_a_16_byte_block():
+    from checker.loaders import loadgen_log
+
+    summary = compiled("summary")
+    body = "".join(f"* key number {i} : value {'x' * (i % 23)}\n" for i in range(12))
+    for at in range(0, len(body), 3):
+        for brk in ("\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\t", "\x1f", "\xa0", "\xe9"):
+            text = body[:at] + brk + body[at:]
+            assert summary(text) == loadgen_log._summary_lines(text)
+            assert list(summary(text)) == list(loadgen_log._summary_lines(text))
