@@ -248,24 +248,25 @@ static const double TENS[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
  * float() refuses it (ValueError). */
 static PyObject *watts_value(const char *p, const char *end)
 {
-    int64_t value = 0;
-    int count = 0;
+    uint64_t value = 0;  /* (wraps past 19 digits: those go to float()) */
     const char *q = p, *dot = NULL;
-    for (; q < end && *q != ','; q++) {
-        unsigned d = (unsigned char)*q - (unsigned)'0';
-        if (d <= 9) {
+    for (;;) {  /* the digits, then the digits after a first "." */
+        for (; q < end; q++) {
+            unsigned d = (unsigned char)*q - (unsigned)'0';
+            if (d > 9)
+                break;
             value = value * 10 + d;
-            if (++count > 15)
-                goto general;
-        } else if (*q == '.' && dot == NULL) {
-            dot = q;
-        } else {
-            goto general;
         }
+        if (q < end && *q == '.' && dot == NULL) {
+            dot = q++;
+            continue;
+        }
+        break;
     }
-    if (count == 0)
+    Py_ssize_t count = (q - p) - (dot != NULL);
+    if ((q < end && *q != ',') || count == 0 || count > 15)
         goto general;
-    return PyFloat_FromDouble((double)value / TENS[dot == NULL ? 0 : q - 1 - dot]);
+    return PyFloat_FromDouble((double)(int64_t)value / TENS[dot == NULL ? 0 : q - 1 - dot]);
 general:;
     const char *comma = memchr(p, ',', (size_t)(end - p));
     PyObject *field = PyBytes_FromStringAndSize(p, (comma == NULL ? end : comma) - p);
