@@ -599,7 +599,9 @@ static PyObject *ptd_lines(PyObject *self, PyObject *args)
             }
         }
         Py_ssize_t from = pos + (stamped ? STAMP : 0);
-        if (end - from >= SHORTEST_KEYWORD && has_keyword(s, from, end)) {
+        /* (most keywords begin a line's message, after the stamp's ": ": that place is looked at first) */
+        if (end - from >= SHORTEST_KEYWORD
+            && (keyword_at(s, from + (stamped ? 2 : 0), end) || has_keyword(s, from, end))) {
             if (!stamped) {
                 PyObject *line = Py_BuildValue("(ny#)", number, s + pos, end - pos);
                 if (line == NULL || PyList_Append(unstamped, line) < 0) {
