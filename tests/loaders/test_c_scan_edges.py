@@ -295,3 +295,19 @@ def test_summary_line_breaks_at_every_place_of_a_16_byte_block():
             text = body[:at] + brk + body[at:]
             assert summary(text) == loadgen_log._summary_lines(text)
             assert list(summary(text)) == list(loadgen_log._summary_lines(text))
+
+
+# --- a folder whose listing takes several getdents64 calls (checker._walk_scan on Linux) ---------------------
+
+def test_a_folder_larger_than_one_listing_buffer_walks_as_scandir(tmp_path):
+    """3,000 files of long names (about 280 KB of entries: several reads of the 32 KB buffer) and sub-folders
+    among them: the C walk gives the scandir walk's folders, names, sizes and order."""
+    walk_tests = pytest.importorskip("tests.loaders.test_walk_scan")
+    if walk_tests.walk is None:
+        pytest.skip("checker._walk_scan is not built")
+    files = {f"closed/S/big/{'n' * 60}{i:05d}.txt": b"x" * (i % 7) for i in range(3000)}
+    files.update({f"closed/S/big/sub{i:03d}/f": b"y" for i in range(0, 300, 7)})
+    walk_tests._make(tmp_path, files, folders=["closed/S/big/empty"])
+    assert walk_tests._same(str(tmp_path), "closed/S")
+    fast, _ = walk_tests._both(str(tmp_path), "closed/S")
+    assert len(fast["known"]["closed/S/big"][0]) == 3000
