@@ -29,6 +29,16 @@
 #endif
 static int vectors = HAVE_SSE2;
 
+/* AVX2, where the CPU has it (x86 with GCC or clang: the function is compiled for it alone, and called only
+ * after the CPU said so), reads 32 bytes at a time in the form test. The tests run both (use_avx2). */
+#if HAVE_SSE2 && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define HAVE_AVX2 1
+#else
+#define HAVE_AVX2 0
+#endif
+static int avx2;  /* (set at import where the CPU has AVX2) */
+
 #if defined(__GNUC__) || defined(__clang__)
 #define LOWEST_BIT(m) __builtin_ctz(m)
 #else
@@ -57,7 +67,9 @@ static int lowest_bit(unsigned m)
  */
 static const char SHAPE[] = "dd-dd-dddd dd:dd:dd?ddd";
 static const int WORD_AT[3] = {0, 8, 15};
-static uint64_t high_mask[3], high_want[3], six[3], punct_mask[3], punct_want[3];
+static struct {
+    uint64_t high[3], want[3], six[3], punct[3], fixed[3];
+} masks;
 
 static void make_masks(void)
 {
@@ -72,25 +84,49 @@ static void make_masks(void)
             punct[b] = sep ? 0xFF : 0;
             fixed[b] = sep ? (unsigned char)c : 0;
         }
-        memcpy(&high_mask[w], high, 8);
-        memcpy(&high_want[w], want, 8);
-        memcpy(&six[w], add, 8);
-        memcpy(&punct_mask[w], punct, 8);
-        memcpy(&punct_want[w], fixed, 8);
+        memcpy(&masks.high[w], high, 8);
+        memcpy(&masks.want[w], want, 8);
+        memcpy(&masks.six[w], add, 8);
+        memcpy(&masks.punct[w], punct, 8);
+        memcpy(&masks.fixed[w], fixed, 8);
     }
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+
+/* the word w of the stamp at p has its shape */
+INLINE int word_shaped(const unsigned char *p, int w)
+{
+    uint64_t word;
+    memcpy(&word, p + WORD_AT[w], 8);
+    return (word & masks.high[w]) == masks.want[w] && ((word + masks.six[w]) & masks.high[w]) == masks.want[w]
+           && (word & masks.punct[w]) == masks.fixed[w];
 }
 
 /* the 23 bytes at p have the shape of a stamp (offset 19 not looked at) */
 static int shaped(const unsigned char *p)
 {
-    for (int w = 0; w < 3; w++) {
-        uint64_t word;
-        memcpy(&word, p + WORD_AT[w], 8);
-        if ((word & high_mask[w]) != high_want[w] || ((word + six[w]) & high_mask[w]) != high_want[w]
-            || (word & punct_mask[w]) != punct_want[w])
-            return 0;
+    return word_shaped(p, 0) && word_shaped(p, 1) && word_shaped(p, 2);
+}
+
+/* shaped(p), where `minute` is NULL or a stamp that has the shape: *same tells whether p's minute (its first 16
+ * bytes) is that stamp's, and then only the word at offset 15 is left to test (the two before are the same) */
+INLINE int shaped_after(const unsigned char *p, const unsigned char *minute, int *same)
+{
+    *same = 0;
+    if (minute != NULL) {
+        uint64_t a, b, x, y;
+        memcpy(&a, p, 8);
+        memcpy(&b, p + 8, 8);
+        memcpy(&x, minute, 8);
+        memcpy(&y, minute + 8, 8);
+        *same = a == x && b == y;
     }
-    return 1;
+    return *same ? word_shaped(p, 2) : shaped(p);
 }
 
 static int seconds(const unsigned char *p) { return (p[17] - '0') * 10 + (p[18] - '0'); }
@@ -115,7 +151,7 @@ static void make_refused(void)
 #define ONES UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
-static int clean_byte(const char *s, Py_ssize_t i, Py_ssize_t n, int nul)
+INLINE int clean_byte(const char *s, Py_ssize_t i, Py_ssize_t n, int nul)
 {
     unsigned char r = refused[(unsigned char)s[i]];
     return r == 0 || (r == 2 && i + 1 < n && s[i + 1] == '\n') || (r == 3 && nul);
@@ -139,15 +175,40 @@ static int clean_words(const char *s, Py_ssize_t n, int nul)
     return 1;
 }
 
+#if HAVE_AVX2
+/* clean_vectors' scan of the whole 32-byte blocks of s[0:n], 32 bytes at a time: 0 at a byte the form refuses,
+ * else 1 with *done the end of the blocks */
+__attribute__((target("avx2"))) static int clean_avx2(const char *s, Py_ssize_t n, int nul, Py_ssize_t *done)
+{
+    const __m256i space = _mm256_set1_epi8(0x20), newline = _mm256_set1_epi8('\n');
+    Py_ssize_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(s + i));
+        unsigned m = (unsigned)_mm256_movemask_epi8(
+            _mm256_andnot_si256(_mm256_cmpeq_epi8(v, newline), _mm256_cmpgt_epi8(space, v)));
+        for (; m; m &= m - 1)
+            if (!clean_byte(s, i + LOWEST_BIT(m), n, nul))
+                return 0;
+    }
+    *done = i;
+    return 1;
+}
+#endif
+
 #if HAVE_SSE2
-/* the same, 16 bytes at a time: the bytes under 0x20 or over 0x7F (under 0x20 as signed bytes) are looked at
- * one by one ("\n" and "\r\n", a few per line) */
+/* the same, 16 bytes at a time (32 with AVX2): the bytes under 0x20 or over 0x7F (under 0x20 as signed bytes) but
+ * "\n" (which the form takes) are looked at one by one ("\r" of "\r\n", and what the form refuses) */
 static int clean_vectors(const char *s, Py_ssize_t n, int nul)
 {
-    const __m128i space = _mm_set1_epi8(0x20);
+    const __m128i space = _mm_set1_epi8(0x20), newline = _mm_set1_epi8('\n');
     Py_ssize_t i = 0;
+#if HAVE_AVX2
+    if (avx2 && !clean_avx2(s, n, nul, &i))
+        return 0;
+#endif
     for (; i + 16 <= n; i += 16) {
-        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmplt_epi8(_mm_loadu_si128((const __m128i *)(s + i)), space));
+        __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(v, newline), _mm_cmplt_epi8(v, space)));
         for (; m; m &= m - 1)
             if (!clean_byte(s, i + LOWEST_BIT(m), n, nul))
                 return 0;
@@ -187,24 +248,25 @@ static const double TENS[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9
  * float() refuses it (ValueError). */
 static PyObject *watts_value(const char *p, const char *end)
 {
-    int64_t value = 0;
-    int count = 0;
+    uint64_t value = 0;  /* (wraps past 19 digits: those go to float()) */
     const char *q = p, *dot = NULL;
-    for (; q < end && *q != ','; q++) {
-        unsigned d = (unsigned char)*q - (unsigned)'0';
-        if (d <= 9) {
+    for (;;) {  /* the digits, then the digits after a first "." */
+        for (; q < end; q++) {
+            unsigned d = (unsigned char)*q - (unsigned)'0';
+            if (d > 9)
+                break;
             value = value * 10 + d;
-            if (++count > 15)
-                goto general;
-        } else if (*q == '.' && dot == NULL) {
-            dot = q;
-        } else {
-            goto general;
         }
+        if (q < end && *q == '.' && dot == NULL) {
+            dot = q++;
+            continue;
+        }
+        break;
     }
-    if (count == 0)
+    Py_ssize_t count = (q - p) - (dot != NULL);
+    if ((q < end && *q != ',') || count == 0 || count > 15)
         goto general;
-    return PyFloat_FromDouble((double)value / TENS[dot == NULL ? 0 : q - 1 - dot]);
+    return PyFloat_FromDouble((double)(int64_t)value / TENS[dot == NULL ? 0 : q - 1 - dot]);
 general:;
     const char *comma = memchr(p, ',', (size_t)(end - p));
     PyObject *field = PyBytes_FromStringAndSize(p, (comma == NULL ? end : comma) - p);
@@ -263,10 +325,11 @@ static PyObject *spl_records(PyObject *self, PyObject *args)
         if (nl != NULL && end > pos && s[end - 1] == '\r')
             end--;  /* "\r\n" */
         const unsigned char *stamp = (const unsigned char *)s + pos + 5;
+        int same;  /* the minute is the last stamp's */
         if (end - pos < SPL_HEAD || memcmp(s + pos, "Time,", 5) != 0 || stamp[19] != '.' || stamp[23] != ','
-            || !shaped(stamp) || seconds(stamp) > 59)
+            || !shaped_after(stamp, (const unsigned char *)minute, &same) || seconds(stamp) > 59)
             goto none_or_error;
-        if (minute == NULL || memcmp(minute, stamp, MINUTE) != 0) {
+        if (!same) {
             int got = minute_of(minute_epoch, (const char *)stamp, &base);
             if (got <= 0)
                 goto none_or_error;
@@ -519,11 +582,12 @@ static PyObject *ptd_lines(PyObject *self, PyObject *args)
             end--;
         number++;
         const unsigned char *stamp = (const unsigned char *)s + pos;
-        int stamped = end - pos >= STAMP && shaped(stamp);
+        int same = 0;  /* the minute is the last stamped line's */
+        int stamped = end - pos >= STAMP && shaped_after(stamp, minute, &same);
         if (stamped) {
             if (stamp[19] != '.' || seconds(stamp) > 61)
                 goto none_or_error;  /* an impossible stamp, or one a line's text could not be rebuilt from */
-            if (minute == NULL || memcmp(minute, stamp, MINUTE) != 0) {
+            if (!same) {
                 PyObject *text = PyUnicode_DecodeASCII((const char *)stamp, (Py_ssize_t)MINUTE, NULL);
                 if (text == NULL || PyList_Append(minutes, text) < 0) {
                     Py_XDECREF(text);
@@ -535,7 +599,9 @@ static PyObject *ptd_lines(PyObject *self, PyObject *args)
             }
         }
         Py_ssize_t from = pos + (stamped ? STAMP : 0);
-        if (end - from >= SHORTEST_KEYWORD && has_keyword(s, from, end)) {
+        /* (most keywords begin a line's message, after the stamp's ": ": that place is looked at first) */
+        if (end - from >= SHORTEST_KEYWORD
+            && (keyword_at(s, from + (stamped ? 2 : 0), end) || has_keyword(s, from, end))) {
             if (!stamped) {
                 PyObject *line = Py_BuildValue("(ny#)", number, s + pos, end - pos);
                 if (line == NULL || PyList_Append(unstamped, line) < 0) {
@@ -709,6 +775,22 @@ done:
     return out;
 }
 
+/* use_avx2(on) -> whether the 32-byte form test is used from now on (with use_vectors; never where the CPU or
+ * the build has not got AVX2): the tests read every log both ways */
+static PyObject *use_avx2(PyObject *self, PyObject *arg)
+{
+    (void)self;
+    int on = PyObject_IsTrue(arg);
+    if (on < 0)
+        return NULL;
+#if HAVE_AVX2
+    avx2 = on && __builtin_cpu_supports("avx2");
+#else
+    avx2 = 0;
+#endif
+    return PyBool_FromLong(avx2);
+}
+
 /* use_vectors(on) -> whether the 16-byte reading is used from now on (never where SSE2 is not there): the
  * tests read every log both ways */
 static PyObject *use_vectors(PyObject *self, PyObject *arg)
@@ -727,6 +809,7 @@ static PyMethodDef methods[] = {
     {"epochs", epochs, METH_VARARGS, "epochs(runs, millis, bases, offset) -> the epochs of a group's stamps"},
     {"window", window, METH_VARARGS,
      "window(runs, millis, bases, offset, lo, hi, keep_in, keep_out) -> (inside, outside) of lo < t < hi"},
+    {"use_avx2", use_avx2, METH_O, "use_avx2(on) -> whether the 32-byte form test is used from now on"},
     {"use_vectors", use_vectors, METH_O, "use_vectors(on) -> whether the 16-byte reading is used from now on"},
     {NULL, NULL, 0, NULL},
 };
@@ -737,6 +820,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._power_scan"
 
 PyMODINIT_FUNC PyInit__power_scan(void)
 {
+#if HAVE_AVX2
+    __builtin_cpu_init();
+    avx2 = __builtin_cpu_supports("avx2");
+#endif
     make_masks();
     make_refused();
     make_keywords();

@@ -15,12 +15,21 @@
  * device; a folder it cannot open or read, or an entry it cannot stat; a name that is not UTF-8 (Python sorts
  * its surrogate escapes after every other character, which sorting the bytes would not). POSIX only: elsewhere
  * walk() always returns None.
+ *
+ * A folder is opened with openat() below the walked one. On Linux its entries come from the getdents64
+ * system call on that descriptor (two calls for most folders: the entries, then the end); elsewhere (and
+ * where MLPC_WALK_READDIR is defined) from fdopendir/readdir, which on Linux adds an fstat and two fcntl
+ * calls per folder. Either way the same entries, "." and ".." left out, each of unknown type stat'ed.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
 #if defined(__unix__) || defined(__APPLE__)
 #define HAVE_WALK 1
+#if defined(__linux__)
+#include <stdint.h>
+#include <sys/syscall.h>
+#endif
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -62,61 +71,114 @@ static void entries_free(Entry *e, Py_ssize_t n)
     free(e);
 }
 
-/* The entries of folder `sub` below `top` (sorted by name, each stat'ed where readdir does not say what it
- * is or it is a file): their number, or -1 with errno set (ENOMEM: out of memory; else: decline). */
-static Py_ssize_t read_folder(int top, const char *sub, Entry **out)
+/* Adds the entry `name` (of type `type`, a DT_* value, in the folder open as `fd`) to e[0:*n] (room for
+ * *cap): stat'ed where the type does not say what it is or it is a file. 0, or an errno value (ENOMEM: out of
+ * memory; else: decline). "." and ".." are left out. */
+static int add_entry(int fd, const char *name, unsigned char type, Entry **e, Py_ssize_t *n, Py_ssize_t *cap)
+{
+    if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+        return 0;
+    if (*n == *cap) {
+        Entry *more = realloc(*e, (size_t)(2 * *cap) * sizeof(Entry));
+        if (more == NULL)
+            return ENOMEM;
+        *e = more;
+        *cap *= 2;
+    }
+    Entry *it = &(*e)[*n];
+    it->size = 0;
+    it->kind = type == DT_DIR ? 'd' : type == DT_REG ? 'f' : 'x';
+    if (type == DT_REG || type == DT_UNKNOWN) {
+        struct stat st;
+        if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+            return errno ? errno : EIO;
+        it->kind = S_ISREG(st.st_mode) ? 'f' : S_ISDIR(st.st_mode) ? 'd' : 'x';
+        it->size = (long long)st.st_size;
+    }
+    if ((it->name = strdup(name)) == NULL)
+        return ENOMEM;
+    (*n)++;
+    return 0;
+}
+
+#if defined(__linux__) && defined(SYS_getdents64) && !defined(MLPC_WALK_READDIR)
+/* On Linux the entries come from the getdents64 system call on the folder's descriptor: the same entries
+ * readdir gives (it calls the same), without the fstat and the two fcntl calls fdopendir makes per folder. */
+#define DIRENT_ROOM 32768 /* the buffer glibc's readdir uses for most folders */
+
+struct dirent64_record { /* the kernel's linux_dirent64 */
+    uint64_t d_ino;
+    int64_t d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[];
+};
+
+/* the entries of the folder open as `fd` added to e[0:*n] (add_entry), and the folder closed: 0 or an errno value */
+static int read_entries(int fd, char *room, Entry **e, Py_ssize_t *n, Py_ssize_t *cap)
+{
+    int failed = 0;
+    for (;;) {
+        long got = syscall(SYS_getdents64, fd, room, (size_t)DIRENT_ROOM);
+        if (got <= 0) {
+            if (got < 0)
+                failed = errno ? errno : EIO;
+            break;
+        }
+        for (long at = 0; at < got && !failed;) {
+            const struct dirent64_record *d = (const struct dirent64_record *)(room + at);
+            failed = add_entry(fd, d->d_name, d->d_type, e, n, cap);
+            at += d->d_reclen;
+        }
+        if (failed)
+            break;
+    }
+    close(fd);
+    return failed;
+}
+#else
+#define DIRENT_ROOM 0
+
+static int read_entries(int fd, char *room, Entry **e, Py_ssize_t *n, Py_ssize_t *cap)
+{
+    (void)room;
+    DIR *dir = fdopendir(fd);
+    if (dir == NULL) {
+        int failed = errno ? errno : EIO;
+        close(fd);
+        return failed;
+    }
+    int failed = 0;
+    for (;;) {
+        errno = 0;
+        struct dirent *d = readdir(dir);
+        if (d == NULL) {
+            failed = errno;
+            break;
+        }
+        if ((failed = add_entry(dirfd(dir), d->d_name, d->d_type, e, n, cap)) != 0)
+            break;
+    }
+    closedir(dir); /* (closes fd) */
+    return failed;
+}
+#endif
+
+/* The entries of folder `sub` below `top` (sorted by name, each stat'ed where the folder's listing does not
+ * say what it is or it is a file; `room`: DIRENT_ROOM bytes for the listing): their number, or -1 with errno
+ * set (ENOMEM: out of memory; else: decline). */
+static Py_ssize_t read_folder(int top, const char *sub, char *room, Entry **out)
 {
     int fd = openat(top, *sub ? sub : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    DIR *dir = fdopendir(fd);
-    if (dir == NULL) {
-        int failed = errno;
-        close(fd);
-        errno = failed;
-        return -1;
-    }
     Py_ssize_t n = 0, cap = 16;
     Entry *e = malloc((size_t)cap * sizeof(Entry));
-    int failed = e == NULL ? ENOMEM : 0;
-    struct dirent *d;
-    while (!failed) {
-        errno = 0;
-        if ((d = readdir(dir)) == NULL) {
-            failed = errno;
-            break;
-        }
-        const char *name = d->d_name;
-        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
-            continue;
-        if (n == cap) {
-            Entry *more = realloc(e, (size_t)(2 * cap) * sizeof(Entry));
-            if (more == NULL) {
-                failed = ENOMEM;
-                break;
-            }
-            e = more;
-            cap *= 2;
-        }
-        Entry *it = &e[n];
-        it->size = 0;
-        it->kind = d->d_type == DT_DIR ? 'd' : d->d_type == DT_REG ? 'f' : 'x';
-        if (d->d_type == DT_REG || d->d_type == DT_UNKNOWN) {
-            struct stat st;
-            if (fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                failed = errno ? errno : EIO;
-                break;
-            }
-            it->kind = S_ISREG(st.st_mode) ? 'f' : S_ISDIR(st.st_mode) ? 'd' : 'x';
-            it->size = (long long)st.st_size;
-        }
-        if ((it->name = strdup(name)) == NULL) {
-            failed = ENOMEM;
-            break;
-        }
-        n++;
-    }
-    closedir(dir);
+    int failed = ENOMEM;
+    if (e != NULL)
+        failed = read_entries(fd, room, &e, &n, &cap); /* (closes fd) */
+    else
+        close(fd);
     if (failed) {
         entries_free(e, n);
         errno = failed;
@@ -156,6 +218,7 @@ typedef struct {
     Py_ssize_t depth, cap;
     long long limit;
     int top;
+    char *room; /* DIRENT_ROOM bytes for a folder's listing (NULL where it is 0) */
 } Walk;
 
 static int push(Walk *w, PyObject *rel, char *sub)
@@ -178,7 +241,7 @@ static int push(Walk *w, PyObject *rel, char *sub)
 static int visit(Walk *w, PyObject *rel, char *sub)
 {
     Entry *e = NULL;
-    Py_ssize_t n = read_folder(w->top, sub, &e);
+    Py_ssize_t n = read_folder(w->top, sub, w->room, &e);
     int result = -1;
     PyObject *files = NULL, *dirs = NULL, *entry = NULL;
     if (n < 0) {
@@ -294,6 +357,10 @@ static PyObject *walk(PyObject *self, PyObject *args)
                         || (w.spaced = PyList_New(0)) == NULL || (w.pycache = PyList_New(0)) == NULL
                         || (w.empty = PyList_New(0)) == NULL || (w.large = PyList_New(0)) == NULL))
         result = -1;
+    if (result == 0 && DIRENT_ROOM > 0 && (w.room = malloc(DIRENT_ROOM > 0 ? DIRENT_ROOM : 1)) == NULL) {
+        PyErr_NoMemory();
+        result = -1;
+    }
     char *sub = result == 0 ? calloc(1, 1) : NULL;
     if (result == 0 && (sub == NULL || push(&w, rel, sub) < 0)) {
         free(sub);
@@ -312,6 +379,7 @@ static PyObject *walk(PyObject *self, PyObject *args)
         free(w.stack[w.depth].sub);
     }
     free(w.stack);
+    free(w.room);
     if (w.top >= 0)
         close(w.top);
     if (result == 0)
