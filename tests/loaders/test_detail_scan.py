@@ -6,6 +6,7 @@ of line the walk tells apart, and its line-tail test the same answer as the regu
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -419,7 +420,8 @@ def test_short_ascii_keys_are_one_object_for_every_log():
     first, second = (loadgen_log.parse_detail_bytes(lines.encode("utf-8")) for _ in range(2))
     wide = parse_detail_text(lines)
     assert list(first.raw) == list(second.raw) == list(wide.raw) == ["effective_scenario", long_key, "k\u00e9"]
-    assert next(iter(first.raw)) is next(iter(second.raw)) is "effective_scenario"
+    interned = sys.intern("effective_scenario")
+    assert next(iter(first.raw)) is next(iter(second.raw)) is interned
     assert [first.get(k) for k in first.raw] == [1, 1, 1]
     ascii_lines = lines.replace("k\u00e9", "ke")
     one, two = (loadgen_log.parse_detail_bytes(ascii_lines.encode()) for _ in range(2))
