@@ -10,23 +10,21 @@ from checker.loaders.rules import data_dir
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from checker.diagnostics import MlpcError
 from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
-from checker.loaders import yaml_text
+from checker.loaders import data_cache, yaml_text
 
 AUDITS_DIR = data_dir("audits")
 
 
 def _read_yaml(path: Path) -> object:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return yaml_text.safe_load(handle)
+        return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, as before)
     except OSError as exc:
         raise MlpcError(f"{path}: cannot read audit spec: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
+    except yaml_text.YAMLError as exc:
         raise MlpcError(f"{path}: invalid YAML: {exc}") from None
 
 

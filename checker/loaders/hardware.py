@@ -15,7 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from checker.loaders import yaml_text
+from checker.loaders import data_cache
 
 RULES_DIR = data_dir("rules")
 HARDWARE_FILE = RULES_DIR / "hardware.yaml"
@@ -175,8 +175,7 @@ class WorkTable(_Strict):
 
 
 def _read_yaml(path: Path) -> object:
-    with open(path, encoding="utf-8") as fh:
-        return yaml_text.safe_load(fh)
+    return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, cached for the shipped tables)
 
 
 def load_hardware(path: Path | str = HARDWARE_FILE) -> HardwareTable:

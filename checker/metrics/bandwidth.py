@@ -17,7 +17,6 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from checker.loaders import yaml_text
 
 Direction = Literal["ingress", "egress"]
 
@@ -63,11 +62,11 @@ class AppendixB(_Strict):
 @lru_cache(maxsize=1)
 def load_appendix_b() -> AppendixB:
     """Read ``rules/appendix_b.yaml`` (the one IO function of this module)."""
-    
+    from checker.loaders.data_cache import read_yaml
     from checker.loaders.rules import data_dir
 
     path = data_dir("rules") / "appendix_b.yaml"
-    return AppendixB(**yaml_text.safe_load(path.read_text(encoding="utf-8")))
+    return AppendixB(**read_yaml(path))
 
 
 @dataclass(frozen=True)
