@@ -150,7 +150,9 @@ def warm_up(rules: RoundRules) -> None:
     if {"TEST07", "TEST08", "TEST09"} & set(spec.tests):
         from checker.audit import compliance_v6  # noqa: F401  (and checker.audit.verify_tests_v6, which it imports)
     if rules.endpoint is not None:  # a round that takes endpoint results (v6.1 on): their pydantic models
-        from checker.models import endpoint  # noqa: F401
+        from checker.models import endpoint
+
+        endpoint.build_validators()
 
 
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,

@@ -41,7 +41,8 @@ def _hw_key(name: str) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # the validators are built where a table is validated: a check unpickles the shipped ones (default_tables)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class HardwareEntry(_Strict):
@@ -188,5 +189,9 @@ def load_work(path: Path | str = WORK_FILE) -> WorkTable:
 
 @lru_cache(maxsize=1)
 def default_tables() -> tuple[HardwareTable, WorkTable]:
-    """The shipped tables, loaded once."""
-    return load_hardware(), load_work()
+    """The shipped tables, loaded once (validated once per content of the files and of this module: their
+    validators are then never built)."""
+    import sys
+
+    return data_cache.cached_object("hardware-tables", [HARDWARE_FILE, WORK_FILE], [sys.modules[__name__]],
+                                    lambda: (load_hardware(), load_work()), tuple)

@@ -22,7 +22,8 @@ Direction = Literal["ingress", "egress"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the validators are built where the table is validated: a check unpickles it (load_appendix_b)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Term(_Strict):
@@ -62,11 +63,15 @@ class AppendixB(_Strict):
 @lru_cache(maxsize=1)
 def load_appendix_b() -> AppendixB:
     """Read ``rules/appendix_b.yaml`` (the one IO function of this module)."""
-    from checker.loaders.data_cache import read_yaml
+    import sys
+
+    from checker.loaders.data_cache import cached_object, read_yaml
     from checker.loaders.rules import data_dir
 
     path = data_dir("rules") / "appendix_b.yaml"
-    return AppendixB(**read_yaml(path))
+    # validated once per content of the file and of this module (its validator is then never built)
+    return cached_object("appendix-b", [path], [sys.modules[__name__]], lambda: AppendixB(**read_yaml(path)),
+                         AppendixB)
 
 
 @dataclass(frozen=True)

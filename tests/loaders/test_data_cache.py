@@ -217,9 +217,10 @@ def test_yaml_error_is_pyyamls():
 
 LOADERS = """
 import json, sys
-if sys.argv[1] == "plain":  # every data file parsed
+if sys.argv[1] == "plain":  # every data file parsed and validated
     from checker.loaders import data_cache
     data_cache.entry_path = lambda path: None
+    data_cache.cached_object = lambda name, inputs, modules, build, kind: build()
 from checker.loaders.rules import load_rules
 from checker.loaders.audit_spec import load_round_spec
 from checker.metrics.bandwidth import load_appendix_b
@@ -233,8 +234,8 @@ print(json.dumps({"loaded": out, "yaml": "yaml" in sys.modules}))
 
 
 def test_loaders_give_the_same_objects_with_and_without_the_cache():
-    """In fresh interpreters: the loaders of every round parsing every file, then through the cache (written if
-    needed), then through the cache again; that run does not import PyYAML."""
+    """In fresh interpreters: the loaders of every round parsing and validating every file, then through the caches
+    (written if needed), then through the caches again; that run does not import PyYAML."""
     import json
 
     from checker.loaders.rules import available_rounds
@@ -253,3 +254,139 @@ def test_loaders_give_the_same_objects_with_and_without_the_cache():
     warm = run("cached")
     assert without["loaded"] == warm["loaded"]
     assert warm["yaml"] is False
+
+
+# --- validated objects (cached_object) ---
+
+
+class Fake:
+    """A module whose source is a file of the test's own."""
+
+    def __init__(self, path):
+        self.__file__ = str(path)
+
+
+@pytest.fixture
+def made(tmp_path, cache):
+    """A data file, a module source, and a build that counts its calls."""
+    data = tmp_path / "data.yaml"
+    data.write_text("a: 1\n")
+    code = tmp_path / "code.py"
+    code.write_text("X = 1\n")
+    calls = []
+
+    def build():
+        calls.append(1)
+        return {"data": data.read_text(), "code": code.read_text()}
+
+    def get(name="thing"):
+        return data_cache.cached_object(name, [data], [Fake(code)], build, dict)
+
+    return data, code, calls, get
+
+
+def test_an_object_is_built_once_per_content_of_its_data_and_code(made):
+    data, code, calls, get = made
+    first = get()
+    assert get() == first and get() is not first and len(calls) == 1
+    data.write_text("a: 2\n")
+    assert get() == {"data": "a: 2\n", "code": "X = 1\n"} and len(calls) == 2
+    code.write_text("X = 2\n")
+    assert get() == {"data": "a: 2\n", "code": "X = 2\n"} and len(calls) == 3
+    data.write_text("a: 1\n")
+    code.write_text("X = 1\n")
+    assert get() == first and len(calls) == 4  # (one entry per name: the latest content)
+    assert get() == first and len(calls) == 4
+
+
+def test_an_object_is_not_written_where_bytecode_is_not(made, cache, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    _, _, calls, get = made
+    assert get() == get() and len(calls) == 2 and not cache.exists()
+
+
+def test_an_unwritable_cache_folder_only_costs_the_build(made, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setattr(data_cache, "cache_dir", lambda: str(blocker / "pycache"))
+    _, _, calls, get = made
+    assert get() == get() and len(calls) == 2
+
+
+def test_objects_are_kept_only_under_plain_names_and_for_files_that_exist(made, tmp_path, cache):
+    data, code, calls, get = made
+    get("../escape")
+    get("a/b")
+    assert not (tmp_path / "escape.cpython-311.pickle").exists() and len(calls) == 2 and not cache.exists()
+    missing = data_cache.cached_object("gone", [tmp_path / "missing.yaml"], [Fake(code)], lambda: {"x": 1}, dict)
+    assert missing == {"x": 1} and not cache.exists()
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated", "other type"])
+def test_an_object_entry_it_cannot_use_is_ignored_and_replaced(made, cache, damage):
+    data, code, calls, get = made
+    first = get()
+    (entry,) = [p for p in cache.iterdir() if p.name.startswith("object.thing.")]
+    blob = entry.read_bytes()
+    if damage == "garbage":
+        entry.write_bytes(b"garbage")
+    elif damage == "truncated":
+        entry.write_bytes(blob[:-5])
+    else:  # a list where a dict is expected, under the right key
+        import pickle
+
+        entry.write_bytes(blob[:len(blob) - len(pickle.dumps(first, protocol=pickle.HIGHEST_PROTOCOL))]
+                          + pickle.dumps([1], protocol=pickle.HIGHEST_PROTOCOL))
+    assert get() == first and len(calls) == 2
+    assert get() == first and len(calls) == 2  # (replaced)
+
+
+def test_a_build_that_fails_keeps_nothing(made, cache):
+    data, code, _, _ = made
+
+    def fail():
+        raise ValueError("bad data")
+
+    with pytest.raises(ValueError, match="bad data"):
+        data_cache.cached_object("thing", [data], [Fake(code)], fail, dict)
+    assert not cache.exists()
+
+
+def test_the_loaders_objects_equal_fresh_validation(cache):
+    """Each loader's object from the cache (cold, then warm) equals the one its models validate from the files, in
+    every field and with the same fields set."""
+    from checker.loaders import audit_spec, hardware, rules
+    from checker.loaders.rules import available_rounds
+    from checker.metrics import bandwidth
+
+    def fresh():
+        out = {}
+        for name in available_rounds():
+            out[name] = (rules._validate(rules.data_dir("rules") / f"{name}.yaml"), audit_spec._round_spec(name, None))
+        out["tables"] = (bandwidth.AppendixB(**yaml_text.safe_load((rules.data_dir("rules") / "appendix_b.yaml").read_text())),
+                         hardware.load_hardware(), hardware.load_work())
+        return out
+
+    def loaded():
+        for f in (rules.load_rules, audit_spec.load_round_spec, audit_spec.load_test_spec, audit_spec.load_rounds,
+                  bandwidth.load_appendix_b, hardware.default_tables):
+            f.cache_clear()
+        out = {name: (rules.load_rules(name), audit_spec.load_round_spec(name)) for name in available_rounds()}
+        out["tables"] = (bandwidth.load_appendix_b(), *hardware.default_tables())
+        return out
+
+    try:
+        expected = fresh()
+        cold = loaded()
+        assert any(p.name.startswith("object.rules.") for p in cache.iterdir())
+        warm = loaded()
+    finally:
+        for f in (rules.load_rules, audit_spec.load_round_spec, audit_spec.load_test_spec, audit_spec.load_rounds,
+                  bandwidth.load_appendix_b, hardware.default_tables):
+            f.cache_clear()
+    for key in expected:
+        for want, a, b in zip(expected[key], cold[key], warm[key]):
+            assert type(a) is type(b) is type(want)
+            assert a == want and b == want
+            assert a.model_dump() == b.model_dump() == want.model_dump()
+            assert a.model_fields_set == b.model_fields_set == want.model_fields_set
