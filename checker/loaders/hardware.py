@@ -4,7 +4,8 @@ IO lives here; the models and the matching logic they carry are pure. An unknown
 ``source`` or a wrong type is a hard error (``pydantic.ValidationError`` / ``ValueError``).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
+# evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
 from checker.loaders.rules import data_dir
 
@@ -90,7 +91,7 @@ class HardwareTable(_Strict):
     entries: tuple[HardwareEntry, ...]
 
     @model_validator(mode="after")
-    def _unique(self) -> HardwareTable:
+    def _unique(self) -> "HardwareTable":
         keys = [e.key for e in self.entries]
         if len(set(keys)) != len(keys):
             raise ValueError("duplicate hardware key")
@@ -161,7 +162,7 @@ class WorkTable(_Strict):
     thresholds: Thresholds
 
     @model_validator(mode="after")
-    def _unique(self) -> WorkTable:
+    def _unique(self) -> "WorkTable":
         names = [m.casefold() for b in self.benchmarks for m in b.models]
         if len(set(names)) != len(names):
             raise ValueError("a model name is listed under two benchmarks")
