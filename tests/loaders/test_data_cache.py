@@ -390,3 +390,52 @@ def test_the_loaders_objects_equal_fresh_validation(cache):
             assert a == want and b == want
             assert a.model_dump() == b.model_dump() == want.model_dump()
             assert a.model_fields_set == b.model_fields_set == want.model_fields_set
+
+
+COPY_PROGRAM = """
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import checker
+assert checker.__file__.startswith(sys.argv[1]), checker.__file__
+from checker.loaders.rules import load_rules
+from checker.loaders.audit_spec import load_round_spec
+from checker.metrics.bandwidth import load_appendix_b
+from checker.loaders.hardware import default_tables
+out = [load_rules("v4.1").model_dump(mode="json"), load_round_spec("v6.0").model_dump(mode="json"),
+       load_appendix_b().model_dump(mode="json"), [t.model_dump(mode="json") for t in default_tables()]]
+print(json.dumps({"loaded": out, "yaml": "yaml" in sys.modules}))
+"""
+
+
+def test_a_copy_of_the_package_writes_its_caches_only_where_bytecode_is_written(tmp_path):
+    """A copy of the package with its data folders, in fresh interpreters: ``-B`` (PYTHONDONTWRITEBYTECODE) writes
+    nothing, a plain run writes the entries and the next one reads them (no PyYAML), and where ``__pycache__`` cannot
+    be made the loaders give the same objects."""
+    import json
+    import shutil
+
+    from tests.conftest import REPO
+
+    root = tmp_path / "copy"
+    shutil.copytree(os.path.join(REPO, "checker"), root / "checker", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("rules", "audits"):
+        shutil.copytree(os.path.join(REPO, name), root / name)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+    def run(*flags):
+        done = subprocess.run([sys.executable, *flags, "-c", COPY_PROGRAM, str(root)], capture_output=True, text=True,
+                              check=True, env=env, cwd=str(tmp_path))
+        return json.loads(done.stdout)
+
+    pycache = root / "checker" / "__pycache__"
+    first = run("-B")
+    assert not pycache.exists() and first["yaml"] is True
+    second = run()
+    entries = sorted(p.name.split(".cpython")[0] for p in pycache.iterdir() if p.name.startswith(("data.", "object.")))
+    assert "data.rules.v4.1.yaml" in entries and "object.rules.v4.1" in entries and "object.audit-spec.v6.0" in entries
+    third = run()
+    assert third["yaml"] is False
+    shutil.rmtree(pycache)
+    pycache.write_text("not a folder")
+    fourth = run()
+    assert first["loaded"] == second["loaded"] == third["loaded"] == fourth["loaded"]
