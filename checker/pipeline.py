@@ -181,26 +181,29 @@ def _worker_output(unit: tuple[str, str], answer):
 
 def warm_up(rules: RoundRules) -> None:
     """Build, before the workers are forked, what each of them would otherwise build for itself on its
-    first submitter: the round's audit spec and its system-description model (about 0.08 s of CPU a
-    worker), the Appendix B table, in a round with TEST07, TEST08 or TEST09 (v6.0 on) the modules that verify
+    first submitter: the round's audit spec and the validator of its system descriptions
+    (``checker.models.system_core``; the pydantic model ``system_model`` is built only to export its schema), the
+    Appendix B table, in a round with TEST07, TEST08 or TEST09 (v6.0 on) the modules that verify
     them, and in a round that takes endpoint results (v6.1 on) their models. None of them imports numpy
     (about 12 MB in every process that does): power logs are read and walked in C where the extensions are
     built, and a worker imports it where it computes TEST08's entropy. A data file that fails to load here is
     reported where the checks use it."""
     from checker.loaders.audit_spec import load_round_spec
     from checker.metrics.bandwidth import load_appendix_b
-    from checker.models.system import system_model
+    from checker.models.system_core import system_validator
 
     try:
         spec = load_round_spec(rules.round)
-        system_model(rules)
+        system_validator(rules)
         load_appendix_b()  # (the table every datacenter result's bandwidth checks read)
     except Exception:  # noqa: BLE001 - the workers meet the same error and report it
         return
     if {"TEST07", "TEST08", "TEST09"} & set(spec.tests):
         from checker.audit import compliance_v6  # noqa: F401  (and checker.audit.verify_tests_v6, which it imports)
     if rules.endpoint is not None:  # a round that takes endpoint results (v6.1 on): their pydantic models
-        from checker.models import endpoint  # noqa: F401
+        from checker.models import endpoint
+
+        endpoint.build_validators()
 
 
 def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRules,

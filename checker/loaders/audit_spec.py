@@ -7,27 +7,34 @@ from __future__ import annotations
 
 from checker.loaders.rules import data_dir
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from pydantic import ValidationError
 
 from checker.diagnostics import MlpcError
+from checker.models import audit_spec as audit_spec_model, rules as rules_model
 from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
-from checker.loaders import yaml_text
+from checker.loaders import data_cache, yaml_text
 
 AUDITS_DIR = data_dir("audits")
 
 
 def _read_yaml(path: Path) -> object:
     try:
-        with open(path, encoding="utf-8") as handle:
-            return yaml_text.safe_load(handle)
+        return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, as before)
     except OSError as exc:
         raise MlpcError(f"{path}: cannot read audit spec: {exc.strerror or exc}") from None
-    except yaml.YAMLError as exc:
+    except yaml_text.YAMLError as exc:
         raise MlpcError(f"{path}: invalid YAML: {exc}") from None
+
+
+def _code() -> list:
+    """The modules whose code makes the audit spec (the key of its cached objects, with the files it is read from)."""
+    from checker.loaders import rules as rules_loader
+
+    return [audit_spec_model, rules_model, sys.modules[__name__], rules_loader]
 
 
 @lru_cache(maxsize=None)
@@ -36,6 +43,12 @@ def load_test_spec(test: str, audits_dir: str | None = None) -> TestSpec:
         raise MlpcError(f"unknown compliance test {test!r}; known: {', '.join(TEST_NAMES)}")
     base = Path(audits_dir) if audits_dir else AUDITS_DIR
     path = base / test / "spec.yaml"
+    if audits_dir:
+        return _test_spec(test, path)
+    return data_cache.cached_object(f"audit-test.{test}", [path], _code(), lambda: _test_spec(test, path), TestSpec)
+
+
+def _test_spec(test: str, path: Path) -> TestSpec:
     try:
         spec = TestSpec.model_validate(_read_yaml(path))
     except ValidationError as exc:
@@ -83,7 +96,17 @@ def known_rounds(audits_dir: str | None = None) -> list[str]:
 
 @lru_cache(maxsize=None)
 def load_round_spec(round_name: str, audits_dir: str | None = None) -> RoundAuditSpec:
-    """The audit spec of one round; an unknown round is a hard error (no fallback)."""
+    """The audit spec of one round; an unknown round is a hard error (no fallback). Validated once per content
+    of the files it is read from and of the code (``checker.loaders.data_cache.cached_object``)."""
+    if audits_dir:
+        return _round_spec(round_name, audits_dir)
+    inputs = [AUDITS_DIR / "rounds.yaml", data_dir("rules") / f"{round_name}.yaml",
+              *(AUDITS_DIR / test / "spec.yaml" for test in TEST_NAMES)]
+    return data_cache.cached_object(f"audit-spec.{round_name}", inputs, _code(),
+                                    lambda: _round_spec(round_name, None), RoundAuditSpec)
+
+
+def _round_spec(round_name: str, audits_dir: str | None) -> RoundAuditSpec:
     rounds = load_rounds(audits_dir, round_name)
     if round_name not in rounds.rounds:
         raise MlpcError(f"unknown round {round_name!r}; known: {', '.join(sorted(rounds.rounds))}")

@@ -7,7 +7,6 @@ import json
 import os
 from collections import Counter
 
-import yaml
 
 from checker.diagnostics import MlpcError
 from checker.loaders import yaml_text
@@ -67,7 +66,7 @@ def _endpoint_seeds(path: str) -> tuple | None:
             data = ((yaml_text.safe_load(text) or {}).get("settings") or {}).get("runtime") or {}
         pair = (data.get("dataloader_random_seed"), data.get("scheduler_random_seed"))
         return pair if all(isinstance(v, int) for v in pair) else None
-    except (OSError, ValueError, AttributeError, RecursionError, yaml.YAMLError):
+    except (OSError, ValueError, AttributeError, RecursionError, yaml_text.YAMLError):
         return None
 
 

@@ -4,7 +4,8 @@ IO lives here; the models and the matching logic they carry are pure. An unknown
 ``source`` or a wrong type is a hard error (``pydantic.ValidationError`` / ``ValueError``).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
+# evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
 from checker.loaders.rules import data_dir
 
@@ -15,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from checker.loaders import yaml_text
+from checker.loaders import data_cache
 
 RULES_DIR = data_dir("rules")
 HARDWARE_FILE = RULES_DIR / "hardware.yaml"
@@ -41,7 +42,8 @@ def _hw_key(name: str) -> str:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # the validators are built where a table is validated: a check unpickles the shipped ones (default_tables)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class HardwareEntry(_Strict):
@@ -89,7 +91,7 @@ class HardwareTable(_Strict):
     entries: tuple[HardwareEntry, ...]
 
     @model_validator(mode="after")
-    def _unique(self) -> HardwareTable:
+    def _unique(self) -> "HardwareTable":
         keys = [e.key for e in self.entries]
         if len(set(keys)) != len(keys):
             raise ValueError("duplicate hardware key")
@@ -160,7 +162,7 @@ class WorkTable(_Strict):
     thresholds: Thresholds
 
     @model_validator(mode="after")
-    def _unique(self) -> WorkTable:
+    def _unique(self) -> "WorkTable":
         names = [m.casefold() for b in self.benchmarks for m in b.models]
         if len(set(names)) != len(names):
             raise ValueError("a model name is listed under two benchmarks")
@@ -175,8 +177,7 @@ class WorkTable(_Strict):
 
 
 def _read_yaml(path: Path) -> object:
-    with open(path, encoding="utf-8") as fh:
-        return yaml_text.safe_load(fh)
+    return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, cached for the shipped tables)
 
 
 def load_hardware(path: Path | str = HARDWARE_FILE) -> HardwareTable:
@@ -189,5 +190,9 @@ def load_work(path: Path | str = WORK_FILE) -> WorkTable:
 
 @lru_cache(maxsize=1)
 def default_tables() -> tuple[HardwareTable, WorkTable]:
-    """The shipped tables, loaded once."""
-    return load_hardware(), load_work()
+    """The shipped tables, loaded once (validated once per content of the files and of this module: their
+    validators are then never built)."""
+    import sys
+
+    return data_cache.cached_object("hardware-tables", [HARDWARE_FILE, WORK_FILE], [sys.modules[__name__]],
+                                    lambda: (load_hardware(), load_work()), tuple)

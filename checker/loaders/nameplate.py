@@ -9,10 +9,8 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-import yaml
-
 from checker.diagnostics import MlpcError
-from checker.loaders import yaml_text
+from checker.loaders import data_cache, yaml_text
 from checker.loaders.rules import data_dir
 from checker.metrics.nameplate import Nameplate, design_power
 
@@ -24,9 +22,9 @@ def private_id_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(adjectives, nouns) of the official private-ID scheme."""
     path = data_dir("rules") / "private_ids.yaml"
     try:
-        data = yaml_text.safe_load(path.read_text(encoding="utf-8"))
+        data = data_cache.read_yaml(path)
         return tuple(data["adjectives"]), tuple(data["nouns"])
-    except (OSError, yaml.YAMLError, KeyError, TypeError) as exc:
+    except (OSError, yaml_text.YAMLError, KeyError, TypeError) as exc:
         raise MlpcError(f"{path.name} is invalid: {exc}") from None
 
 
@@ -56,6 +54,8 @@ def nameplate_in_tree(box, rel: str) -> tuple[Nameplate | None, str | None]:
 
 def parse_nameplate(raw: bytes) -> tuple[Nameplate | None, str | None]:
     """The nameplate of a YAML file's bytes, or ``(None, why)`` when they are not UTF-8, not YAML or empty."""
+    import yaml  # (here, where a nameplate file is parsed: a check without one does not import it)
+
     try:
         data = yaml_text.safe_load(raw.decode("utf-8"))
     except UnicodeDecodeError:

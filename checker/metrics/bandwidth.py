@@ -8,7 +8,8 @@ this module only does the arithmetic and explains it. Everything here is pure ex
 here until the loaders package grows an Appendix B reader).
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
+# evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
 import re
 from dataclasses import dataclass
@@ -17,13 +18,13 @@ from typing import Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from checker.loaders import yaml_text
 
 Direction = Literal["ingress", "egress"]
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # the validators are built where the table is validated: a check unpickles it (load_appendix_b)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Term(_Strict):
@@ -63,11 +64,15 @@ class AppendixB(_Strict):
 @lru_cache(maxsize=1)
 def load_appendix_b() -> AppendixB:
     """Read ``rules/appendix_b.yaml`` (the one IO function of this module)."""
-    
+    import sys
+
+    from checker.loaders.data_cache import cached_object, read_yaml
     from checker.loaders.rules import data_dir
 
     path = data_dir("rules") / "appendix_b.yaml"
-    return AppendixB(**yaml_text.safe_load(path.read_text(encoding="utf-8")))
+    # validated once per content of the file and of this module (its validator is then never built)
+    return cached_object("appendix-b", [path], [sys.modules[__name__]], lambda: AppendixB(**read_yaml(path)),
+                         AppendixB)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,8 @@
 :class:`RoundsFile`. Unknown keys are errors (``extra='forbid'``); numbers live in the YAML.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
+# evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
 from typing import Literal
 

@@ -251,6 +251,14 @@ SCHEMA_MODELS = {
 }
 
 
+def build_validators() -> None:
+    """Build the validators of the file records (about 10 ms; deferred, so that a round without endpoint results
+    never builds them). The parallel check builds them before it forks its workers (``pipeline.warm_up``): each
+    worker would build them again on its first endpoint result."""
+    for model in SCHEMA_MODELS.values():
+        model.model_rebuild()
+
+
 def json_schemas() -> dict[str, dict]:
     """The JSON Schema of each endpoint file, by the name of its committed file under ``schemas/``."""
     return {name: model.model_json_schema() for name, model in SCHEMA_MODELS.items()}

@@ -5,7 +5,8 @@ describes its shape. Unknown keys are errors (``extra="forbid"``), so a typo in
 a round file fails loudly instead of silently falling back to a default.
 """
 
-from __future__ import annotations
+# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
+# evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
 from typing import Literal
 
@@ -19,6 +20,11 @@ class _Strict(BaseModel):
 
 
 class Seeds(_Strict):
+    # built with the class (in the parent process, before the workers are forked): PF005 dumps the round's seeds
+    # in every worker, and a round's rules are unpickled without building their validators
+    # (checker.loaders.data_cache.cached_object)
+    model_config = ConfigDict(defer_build=False)
+
     qsl_rng_seed: int
     sample_index_rng_seed: int
     schedule_rng_seed: int

@@ -49,3 +49,36 @@ def test_the_cli_collects_cycles_less_often():
     program = "import sys; sys.argv = ['mlpc', 'check']; import gc, checker.cli; print(gc.get_threshold())"
     out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "(50000, 10, 10)"
+
+
+CHECK = """
+import json, sys
+sys.argv = ["mlpc", "check", *sys.argv[1:]]
+from checker.cli import app
+try:
+    app()
+except SystemExit as exc:
+    code = exc.code
+from pydantic._internal._mock_val_ser import MockValSer
+from checker.models.rules import RoundRules
+from checker.models.audit_spec import RoundAuditSpec
+print(json.dumps({"exit": code, "yaml": "yaml" in sys.modules,
+                  "built": [not isinstance(m.__pydantic_validator__, MockValSer) for m in (RoundRules, RoundAuditSpec)]}))
+"""
+
+
+def test_a_check_with_warm_data_caches_parses_no_data_file(tmp_path):
+    """`mlpc check` of a LoadGen round reads its data files (round file, audit spec, Appendix B) from the caches
+    of checker.loaders.data_cache once they are written: PyYAML is not imported and the validators of the round
+    file's and the audit spec's models are not built (about 40 ms of start-up)."""
+    import os
+
+    from tests.conftest import REPO
+
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}
+    tree = os.path.join(REPO, "fixtures", "example_submission_v6.0")
+    args = [tree, "--round", "v6.0", "--quiet", "--no-cache", "--jobs", "1", "-o", str(tmp_path / "r.json")]
+    runs = [json.loads(subprocess.run([sys.executable, "-c", CHECK, *args], capture_output=True, text=True,
+                                      check=True, env=env, cwd=REPO).stdout) for _ in range(2)]
+    assert runs[0]["exit"] == runs[1]["exit"]
+    assert runs[1] == {"exit": runs[0]["exit"], "yaml": False, "built": [False, False]}, runs
