@@ -19,6 +19,7 @@ from checker.loaders.json_keys import DuplicateKey, loads_recording
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 64
+_SPECIAL_NAMES = ("", ".", "..")  # names the walk's listings do not tell about (the file system is asked)
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
@@ -100,15 +101,6 @@ class Sandbox:
             stack += ((f"{sub}{name}/", f"{folder}/{name}") for name in known[1])
         return found
 
-    def _entry(self, rel: str) -> str | None:
-        """"f" (plain file), "d" (folder), "-" (absent) when the walk saw the folder holding ``rel``;
-        None when it did not (the file system is asked)."""
-        parent, _, name = rel.rpartition("/")
-        known = self._known.get(parent) if parent else None
-        if known is None or name in ("", ".", ".."):
-            return None
-        return "f" if name in known[0] else "d" if name in known[1] else "-"
-
     def digest_below(self, folders: Iterable[str]) -> None:
         """From now on keep in ``digests`` the sha256 of every file read below ``folders`` (relative), of the
         whole file: a reader that stops early has the rest read for the digest when it closes the file."""
@@ -175,38 +167,52 @@ class Sandbox:
         known = self._known.get(rel)
         return None if known is None else tuple(sorted((*known[0], *known[1])))
 
+    # is_dir, is_file, size and read_bytes answer from what the walk saw when it listed the folder holding
+    # ``rel`` (a plain file, a folder, or nothing by that name), else ask the file system; each looks it up
+    # itself (they are asked about every file of a tree, some several times)
+
     def is_dir(self, rel: str) -> bool:
-        kind = self._entry(rel)
-        if kind is not None:
-            return kind == "d"
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            return name in known[1]
         path = self.abs(rel)
         return os.path.isdir(path) and self.inside(path)
 
     def is_file(self, rel: str) -> bool:
-        kind = self._entry(rel)
-        if kind is not None:
-            return kind == "f"
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            return name in known[0]
         path = self.abs(rel)
         return os.path.isfile(path) and self.inside(path)
 
+    def files_in(self, rel: str) -> dict[str, int] | None:
+        """Size of every plain file in the folder ``rel`` by its name, when the walk saw that the folder holds
+        only plain files and folders; None when it did not (the caller asks the file system)."""
+        known = self._known.get(rel)
+        return None if known is None else known[0]
+
     def size(self, rel: str) -> int | None:
-        if self._entry(rel) == "f":
-            parent, _, name = rel.rpartition("/")
-            return self._known[parent][0][name]
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None:
+            size = known[0].get(name)  # (a plain file's name: never "", "." or "..")
+            if size is not None:
+                return size
         try:
             return os.path.getsize(self.abs(rel))
         except OSError:
             return None
 
     def read_bytes(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[bytes | None, str | None]:
-        path = self.abs(rel)
-        kind = self._entry(rel)
-        if kind == "-":
-            return None, "file is missing"
-        if kind == "d":
-            return None, "not a regular file"
-        if kind == "f":
-            size = self.size(rel)
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            size = known[0].get(name)
+            if size is None:
+                return None, "not a regular file" if name in known[1] else "file is missing"
+            path = self._prefix + rel if rel[0] != "/" else os.path.join(self.root, rel)  # (abs())
             if size > limit:
                 return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
             try:
@@ -218,6 +224,7 @@ class Sandbox:
             if self._digested and rel.startswith(self._digested):  # as open() would have kept it
                 self.digests[rel] = hashlib.sha256(data).hexdigest()
             return data, None
+        path = self.abs(rel)
         if not os.path.lexists(path):
             return None, "file is missing"
         if not self.inside(path):
