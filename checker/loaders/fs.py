@@ -12,7 +12,7 @@ import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import BinaryIO
 
 from checker.loaders.hashing_reader import HashingReader
@@ -63,7 +63,6 @@ class Sandbox:
 
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
-        self.real_root = os.path.realpath(self.root)
         self._prefix = os.path.join(self.root, "")  # root and one separator: what abs() puts before a name
         # folders (relative) whose walk found every symbolic link inside them: paths below such a
         # folder that pass through none of those links cannot leave the tree (no realpath needed)
@@ -77,6 +76,12 @@ class Sandbox:
         # stage compares byte by byte without opening a second time a file it reads anyway
         self._digested: tuple[str, ...] = ()
         self.digests: dict[str, str] = {}
+
+    @cached_property
+    def real_root(self) -> str:
+        """The root with its links resolved: asked only for a path that may leave the tree (:meth:`inside`),
+        which a tree without links never has (a ``realpath`` costs a system call a folder of the root's path)."""
+        return os.path.realpath(self.root)
 
     def trust(self, rel_dir: str, links: tuple[str, ...],
               known: dict[str, tuple[dict[str, int], frozenset[str]]] | None = None) -> None:
