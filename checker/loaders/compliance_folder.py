@@ -87,6 +87,9 @@ def _entries(rows: list) -> list[vt.OutputEntry]:
                            unhexlify(data) if raw is None else raw) for qsl, data, token_data, count, raw in rows]
 
 
+_FIRST = itemgetter(0)
+
+
 def _pass(reader: AccuracyLogReader, value: object) -> LogPass:
     return LogPass(reader.path, reader.error, reader.truncated, tuple(reader.malformed), reader.entries, value)
 
@@ -271,9 +274,11 @@ class _Reading:
         compares with it: :meth:`references`)."""
         reader = AccuracyLogReader(_path_join(path, TEST_LOG), opener=partial(self.box.open, _join(rel, TEST_LOG)))
         if name == "TEST01":
-            keys = list(reader.keys(1))
+            keys: list = []
+            for rows in reader.batches():  # (a block's keys at once: no generator step per entry)
+                keys += vt.output_keys(rows, 1)
             if self.has_result_log:
-                self.test01 = set(map(itemgetter(0), keys))
+                self.test01 = set(map(_FIRST, keys))
             return {"accuracy": _pass(reader, keys)}
         if name == "TEST06":
             eos = rule.llm_output.eos_token_id.get(self.model) if rule.llm_output is not None else None
@@ -289,7 +294,10 @@ class _Reading:
         if name == "TEST07":
             if rule.score.get(self.model) is None:
                 return {}
-            return {"accuracy": _pass(reader, len({row[0] for rows in reader.batches() for row in rows}))}
+            samples: set = set()
+            for rows in reader.batches():
+                samples.update(map(_FIRST, rows))
+            return {"accuracy": _pass(reader, len(samples))}
         if name == "TEST08":
             if self.has_result_log and rule.ne_match is not None:
                 self.test08 = (reader, rule.ne_match)

@@ -8,10 +8,11 @@ coded diagnostics.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import BinaryIO
 
 from checker.loaders.hashing_reader import HashingReader
@@ -19,6 +20,8 @@ from checker.loaders.json_keys import DuplicateKey, loads_recording
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 64
+SMALL_FILE_BYTES = 1024 * 1024  # a file opened (Sandbox.open) that the walk saw this small is read whole at once
+_SPECIAL_NAMES = ("", ".", "..")  # names the walk's listings do not tell about (the file system is asked)
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
 
@@ -60,7 +63,6 @@ class Sandbox:
 
     def __init__(self, root: str):
         self.root = os.path.abspath(root)
-        self.real_root = os.path.realpath(self.root)
         self._prefix = os.path.join(self.root, "")  # root and one separator: what abs() puts before a name
         # folders (relative) whose walk found every symbolic link inside them: paths below such a
         # folder that pass through none of those links cannot leave the tree (no realpath needed)
@@ -74,6 +76,12 @@ class Sandbox:
         # stage compares byte by byte without opening a second time a file it reads anyway
         self._digested: tuple[str, ...] = ()
         self.digests: dict[str, str] = {}
+
+    @cached_property
+    def real_root(self) -> str:
+        """The root with its links resolved: asked only for a path that may leave the tree (:meth:`inside`),
+        which a tree without links never has (a ``realpath`` costs a system call a folder of the root's path)."""
+        return os.path.realpath(self.root)
 
     def trust(self, rel_dir: str, links: tuple[str, ...],
               known: dict[str, tuple[dict[str, int], frozenset[str]]] | None = None) -> None:
@@ -100,15 +108,6 @@ class Sandbox:
             stack += ((f"{sub}{name}/", f"{folder}/{name}") for name in known[1])
         return found
 
-    def _entry(self, rel: str) -> str | None:
-        """"f" (plain file), "d" (folder), "-" (absent) when the walk saw the folder holding ``rel``;
-        None when it did not (the file system is asked)."""
-        parent, _, name = rel.rpartition("/")
-        known = self._known.get(parent) if parent else None
-        if known is None or name in ("", ".", ".."):
-            return None
-        return "f" if name in known[0] else "d" if name in known[1] else "-"
-
     def digest_below(self, folders: Iterable[str]) -> None:
         """From now on keep in ``digests`` the sha256 of every file read below ``folders`` (relative), of the
         whole file: a reader that stops early has the rest read for the digest when it closes the file."""
@@ -117,11 +116,34 @@ class Sandbox:
     def open(self, rel: str, hashing: bool = False) -> BinaryIO | HashingReader:
         """The file ``rel`` opened for reading (binary): a :class:`HashingReader` when ``hashing`` (the
         caller wants its sha256 besides its bytes) or when its digest is kept (:meth:`digest_below`), else
-        the plain file. The readers of result folders open their files here."""
-        handle = open(self.abs(rel), "rb")
+        the plain file (a small one as its bytes in memory: :meth:`_small`). The readers of result folders
+        open their files here."""
+        handle = self._small(rel)
+        if handle is None:
+            handle = open(self.abs(rel), "rb")
         if self._digested and rel.startswith(self._digested):
             return HashingReader(handle, partial(self.digests.__setitem__, rel))
         return HashingReader(handle) if hashing else handle
+
+    def _small(self, rel: str) -> io.BytesIO | None:
+        """The file ``rel`` read whole into memory, when the walk saw it as a plain file of at most
+        ``SMALL_FILE_BYTES`` and it still has that size: one ``open`` and one ``read`` instead of a file
+        object's (which also asks the file's status, whether it is a terminal and its position, and reads
+        once more for the end). None otherwise, and when the read fails (``open`` then opens it as it always
+        did, and its reader meets the error). Raises OSError as ``open`` does."""
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        size = known[0].get(name) if known is not None else None
+        if size is None or size > SMALL_FILE_BYTES:
+            return None
+        fd = os.open(self._prefix + rel if rel[0] != "/" else os.path.join(self.root, rel), _READ_FLAGS)
+        try:
+            data = os.read(fd, size + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return io.BytesIO(data) if len(data) == size else None
 
     def abs(self, rel: str) -> str:
         if not rel:
@@ -175,38 +197,52 @@ class Sandbox:
         known = self._known.get(rel)
         return None if known is None else tuple(sorted((*known[0], *known[1])))
 
+    # is_dir, is_file, size and read_bytes answer from what the walk saw when it listed the folder holding
+    # ``rel`` (a plain file, a folder, or nothing by that name), else ask the file system; each looks it up
+    # itself (they are asked about every file of a tree, some several times)
+
     def is_dir(self, rel: str) -> bool:
-        kind = self._entry(rel)
-        if kind is not None:
-            return kind == "d"
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            return name in known[1]
         path = self.abs(rel)
         return os.path.isdir(path) and self.inside(path)
 
     def is_file(self, rel: str) -> bool:
-        kind = self._entry(rel)
-        if kind is not None:
-            return kind == "f"
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            return name in known[0]
         path = self.abs(rel)
         return os.path.isfile(path) and self.inside(path)
 
+    def files_in(self, rel: str) -> dict[str, int] | None:
+        """Size of every plain file in the folder ``rel`` by its name, when the walk saw that the folder holds
+        only plain files and folders; None when it did not (the caller asks the file system)."""
+        known = self._known.get(rel)
+        return None if known is None else known[0]
+
     def size(self, rel: str) -> int | None:
-        if self._entry(rel) == "f":
-            parent, _, name = rel.rpartition("/")
-            return self._known[parent][0][name]
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None:
+            size = known[0].get(name)  # (a plain file's name: never "", "." or "..")
+            if size is not None:
+                return size
         try:
             return os.path.getsize(self.abs(rel))
         except OSError:
             return None
 
     def read_bytes(self, rel: str, limit: int = MAX_TEXT_BYTES) -> tuple[bytes | None, str | None]:
-        path = self.abs(rel)
-        kind = self._entry(rel)
-        if kind == "-":
-            return None, "file is missing"
-        if kind == "d":
-            return None, "not a regular file"
-        if kind == "f":
-            size = self.size(rel)
+        parent, _, name = rel.rpartition("/")
+        known = self._known.get(parent) if parent else None
+        if known is not None and name not in _SPECIAL_NAMES:
+            size = known[0].get(name)
+            if size is None:
+                return None, "not a regular file" if name in known[1] else "file is missing"
+            path = self._prefix + rel if rel[0] != "/" else os.path.join(self.root, rel)  # (abs())
             if size > limit:
                 return None, f"file is {size} bytes, larger than the {limit}-byte read limit"
             try:
@@ -218,6 +254,7 @@ class Sandbox:
             if self._digested and rel.startswith(self._digested):  # as open() would have kept it
                 self.digests[rel] = hashlib.sha256(data).hexdigest()
             return data, None
+        path = self.abs(rel)
         if not os.path.lexists(path):
             return None, "file is missing"
         if not self.inside(path):

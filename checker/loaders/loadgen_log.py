@@ -186,8 +186,8 @@ def _read_text(path: str, limit: int = MAX_LOG_BYTES) -> str:
 
 
 def _decode_full(log: DetailLog, payload: str, number: int) -> dict | None:
-    try:
-        entry = json.loads(payload)
+    try:  # (a str: json.loads' own decoder, called without json.loads' checks of the argument's type)
+        entry = _DECODER.decode(payload) if payload.__class__ is str else json.loads(payload)
     except (ValueError, RecursionError) as exc:
         log.problems.append(LogProblem(number, f"invalid JSON after {MARKER}: {exc}"))
         return None

@@ -195,7 +195,9 @@ def _find_impl_json(listing: Listing, system: str, scenario_dir: str, fixed: str
 def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules: RoundRules,
                   want_power: bool) -> MeasurementCtx:
     listing = box.listing(rel)
-    sizes = {name: box.size(f"{rel}/{name}") or 0 for name in listing.files}
+    known = box.files_in(rel)
+    sizes = ({name: known[name] for name in listing.files} if known is not None
+             else {name: box.size(f"{rel}/{name}") or 0 for name in listing.files})
     impl_name = _find_impl_json(listing, system, scenario_dir, rules.layout.implementation_json) if listing.exists else None
     impl, impl_error, impl_dups = (None, None, ())
     if impl_name:
