@@ -19,8 +19,8 @@ from checker.checks.base import check, finding, has_power
 from checker.checks.memo import per_context
 from checker.metrics import ptd_log
 from checker.metrics.power import (
-    POSITIVE, PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent,
-    window_average, window_watts,
+    PowerError, SplParse, coverage_gaps, epoch_utc, from_us, parse_stamp, ranging_delta_percent, window_average,
+    window_has_positive, window_has_samples,
 )
 
 RANGING_OPTIONAL = ("mlperf_log_accuracy.json",)
@@ -187,7 +187,7 @@ def no_power_samples_in_window(ctx, rules):
             continue
         if spl is None:
             continue  # spl.txt missing (ST019 / PW001) or unreadable (PW012)
-        if not any(map(POSITIVE, window_watts(spl, window.begin, window.end))):
+        if not window_has_positive(spl, window.begin, window.end):
             first = from_us(spl.us[0]).strftime("%m-%d-%Y %H:%M:%S") if spl.us else "none"
             yield finding(f"{_perf(ctx)}/{name}/spl.txt",
                           f"no power samples falling in power range {window.begin:%m-%d-%Y %H:%M:%S.%f}"
@@ -214,7 +214,7 @@ def power_window_not_covered(ctx, rules):
         return
     st = _state(ctx, rules)
     w, spl = st.run_window, st.run_spl
-    if w is None or w.problem or spl is None or not window_watts(spl, w.begin, w.end):
+    if w is None or w.problem or spl is None or not window_has_samples(spl, w.begin, w.end):
         return
     gaps = coverage_gaps(spl, w.begin, w.end, rules.power.max_sample_gap_s)
     if gaps:

@@ -61,6 +61,7 @@ _NIC_WORD = re.compile(r"ethernet|infiniband|\bnic\b|\d\s*g(?:b)?e\b|roce|connec
 _SPLIT = re.compile(r"[,;+]|\s/\s|\band\b", re.IGNORECASE)
 _LEAD_COUNT = re.compile(r"^\s*(\d+)(?![\d.])(?!\s*(?:\.\d|[gmtk]b|gbe|g\b))", re.IGNORECASE)
 _NUMBER = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*$")
+_NAMED = tuple((re.compile(pattern, re.IGNORECASE), rate) for pattern, rate in NAMED_RATES)
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,8 @@ def _speed_gbit(segment: str) -> tuple[float | None, str]:
         unit = match.group("bits")
         if unit:
             return number * UNIT_GBIT[unit[0].lower()], match.group(0).strip()
-    for pattern, rate in NAMED_RATES:
-        found = re.search(pattern, cleaned, re.IGNORECASE)
+    for pattern, rate in _NAMED:
+        found = pattern.search(cleaned)
         if found:
             return rate, found.group(0)
     return None, ""
@@ -207,10 +208,40 @@ def _number(value: object) -> float | None:
     return None
 
 
+#: the fields of a system description :func:`parse_system_network` reads (its result depends on nothing else)
+_READ = ("host_network_card_count", "network_speed_mbit", "number_of_type_nics_installed", "nics_enabled_connected",
+         "host_networking", "host_networking_topology")
+#: the JSON scalar types a parse is remembered for (a value of another type, a list or an object, is parsed each time)
+_SCALARS = frozenset({str, int, bool, type(None)})
+#: (class, value) of each field read -> the parse; several systems (and the SY014 and BW checks of one system) share
+#: their networking text, and a NicParse is frozen
+_PARSED: dict[tuple, NicParse] = {}
+_PARSED_LIMIT = 1024
+
+
 def parse_system_network(data: object) -> NicParse:
     """Total network capacity declared by a system description (see the module docstring)."""
     if not isinstance(data, dict):
         return NicParse(None, "the system description is not a JSON object")
+    key = []
+    for value in map(data.get, _READ):
+        kind = value.__class__
+        if kind in _SCALARS:
+            key.append((kind, value))
+        elif kind is float:  # (by its repr: 0.0 and -0.0 are equal but shown apart)
+            key.append((kind, repr(value)))
+        else:
+            return _parse_system_network(data)
+    key = tuple(key)
+    known = _PARSED.get(key)
+    if known is None:
+        if len(_PARSED) >= _PARSED_LIMIT:
+            _PARSED.clear()
+        known = _PARSED[key] = _parse_system_network(data)
+    return known
+
+
+def _parse_system_network(data: dict) -> NicParse:
     card_text = data.get("host_network_card_count")
     card_count = parse_count(card_text)
     mbit = _number(data.get("network_speed_mbit"))

@@ -446,8 +446,59 @@ def window_watts(spl: SplParse, begin: datetime, end: datetime) -> list[float]:
     return [w for u, w in zip(spl.us, spl.watts) if low < u < high]
 
 
+#: id(spl) -> (spl, the indices of its readings that are not > 0, ascending): a few per result's power logs
+_UNUSABLE: dict[int, tuple[SplParse, list[int]]] = {}
+
+
+def _unusable(spl: SplParse) -> list[int]:
+    """The indices of the readings of ``spl`` that ``POSITIVE`` drops (0, negative, NaN), found once per parse
+    (usually none: one pass in C); the PW checks ask about two or three windows of each."""
+    known = _UNUSABLE.get(id(spl))
+    if known is not None and known[0] is spl:
+        return known[1]
+    watts = spl.watts
+    found = [] if all(map(POSITIVE, watts)) else [i for i, w in enumerate(watts) if not 0 < w]
+    if len(_UNUSABLE) >= 16:
+        _UNUSABLE.clear()
+    _UNUSABLE[id(spl)] = (spl, found)
+    return found
+
+
+def _bounds(spl: SplParse, begin: datetime, end: datetime) -> tuple[int, int]:
+    """(first, last + 1) index of the samples strictly inside (begin, end) of an ordered ``spl`` (the slice
+    ``window_watts`` takes)."""
+    return bisect_right(spl.us, to_us(begin)), bisect_left(spl.us, to_us(end))
+
+
+def window_has_samples(spl: SplParse, begin: datetime, end: datetime) -> bool:
+    """``bool(window_watts(spl, begin, end))``, without making the window's list."""
+    if spl.ordered:
+        low, high = _bounds(spl, begin, end)
+        return high > low
+    return bool(window_watts(spl, begin, end))
+
+
+def window_has_positive(spl: SplParse, begin: datetime, end: datetime) -> bool:
+    """``any(map(POSITIVE, window_watts(spl, begin, end)))``: some reading > 0 strictly inside (begin, end)."""
+    if spl.ordered:
+        low, high = _bounds(spl, begin, end)
+        if high <= low:
+            return False
+        bad = _unusable(spl)
+        return not bad or high - low > bisect_left(bad, high) - bisect_left(bad, low)
+    return any(map(POSITIVE, window_watts(spl, begin, end)))
+
+
 def window_average(spl: SplParse, begin: datetime, end: datetime) -> float | None:
     """Mean of the positive readings strictly inside (begin, end); None when there is none."""
+    if spl.ordered:
+        low, high = _bounds(spl, begin, end)
+        if high <= low:
+            return None
+        bad = _unusable(spl)
+        if not bad or bisect_left(bad, high) == bisect_left(bad, low):
+            values = spl.watts[low:high]  # (every reading of the window is positive: the same values, in order)
+            return sum(values) / len(values)
     values = list(filter(POSITIVE, window_watts(spl, begin, end)))
     return sum(values) / len(values) if values else None
 
