@@ -8,7 +8,6 @@ coded diagnostics.
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -20,7 +19,6 @@ from checker.loaders.json_keys import DuplicateKey, loads_recording
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 64
-SMALL_FILE_BYTES = 1024 * 1024  # a file opened (Sandbox.open) that the walk saw this small is read whole at once
 _SPECIAL_NAMES = ("", ".", "..")  # names the walk's listings do not tell about (the file system is asked)
 _READ_FLAGS = os.O_RDONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 
@@ -116,34 +114,11 @@ class Sandbox:
     def open(self, rel: str, hashing: bool = False) -> BinaryIO | HashingReader:
         """The file ``rel`` opened for reading (binary): a :class:`HashingReader` when ``hashing`` (the
         caller wants its sha256 besides its bytes) or when its digest is kept (:meth:`digest_below`), else
-        the plain file (a small one as its bytes in memory: :meth:`_small`). The readers of result folders
-        open their files here."""
-        handle = self._small(rel)
-        if handle is None:
-            handle = open(self.abs(rel), "rb")
+        the plain file. The readers of result folders open their files here."""
+        handle = open(self.abs(rel), "rb")
         if self._digested and rel.startswith(self._digested):
             return HashingReader(handle, partial(self.digests.__setitem__, rel))
         return HashingReader(handle) if hashing else handle
-
-    def _small(self, rel: str) -> io.BytesIO | None:
-        """The file ``rel`` read whole into memory, when the walk saw it as a plain file of at most
-        ``SMALL_FILE_BYTES`` and it still has that size: one ``open`` and one ``read`` instead of a file
-        object's (which also asks the file's status, whether it is a terminal and its position, and reads
-        once more for the end). None otherwise, and when the read fails (``open`` then opens it as it always
-        did, and its reader meets the error). Raises OSError as ``open`` does."""
-        parent, _, name = rel.rpartition("/")
-        known = self._known.get(parent) if parent else None
-        size = known[0].get(name) if known is not None else None
-        if size is None or size > SMALL_FILE_BYTES:
-            return None
-        fd = os.open(self._prefix + rel if rel[0] != "/" else os.path.join(self.root, rel), _READ_FLAGS)
-        try:
-            data = os.read(fd, size + 1)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        return io.BytesIO(data) if len(data) == size else None
 
     def abs(self, rel: str) -> str:
         if not rel:
