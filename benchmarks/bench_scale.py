@@ -103,20 +103,44 @@ def add_copies(src: str, dst: str, first: int, last: int, copy: bool = False) ->
                             handle.write(renamed)
 
 
-def measure(cmd: list[str], cwd: str | None = None) -> Run:
+# Each command runs as a child of a small launcher process started before any round is built. A child's peak
+# memory (ru_maxrss) counts what the process that forked it held at the fork: forked from this script after it
+# had built a 10k round (about 100 MB), every check read as at least that much.
+_LAUNCHER = r"""
+import json, os, subprocess, sys, tempfile, time
+for line in sys.stdin:
+    job = json.loads(line)
     # stderr goes to a file, not a pipe: a checker that logs more than a pipe holds (the official one writes
     # megabytes of log on a 1k round) would block on a pipe nobody reads while we wait for it
     with tempfile.TemporaryFile() as log:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=log)
+        proc = subprocess.Popen(job["cmd"], cwd=job["cwd"], stdout=subprocess.DEVNULL, stderr=log)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         log.seek(0)
-        err = log.read().decode(errors="replace")
+        err = log.read().decode(errors="replace")[-2000:]
+    print(json.dumps([wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, status, err]), flush=True)
+"""
+_launcher: subprocess.Popen | None = None
+
+
+def start_launcher() -> None:
+    global _launcher
+    if _launcher is None:
+        _launcher = subprocess.Popen([sys.executable, "-c", _LAUNCHER], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)
+
+
+def measure(cmd: list[str], cwd: str | None = None) -> Run:
+    start_launcher()
+    assert _launcher is not None and _launcher.stdin is not None and _launcher.stdout is not None
+    _launcher.stdin.write(json.dumps({"cmd": cmd, "cwd": cwd}) + "\n")
+    _launcher.stdin.flush()
+    wall, cpu, maxrss, status, err = json.loads(_launcher.stdout.readline())
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
-        raise SystemExit(f"{shlex.join(cmd)} failed with status {code}:\n{err[-2000:]}")
-    return Run(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, code)
+        raise SystemExit(f"{shlex.join(cmd)} failed with status {code}:\n{err}")
+    return Run(wall, cpu, maxrss / 1024, code)
 
 
 def median_run(cmd: list[str], repeat: int, cwd: str | None = None) -> Run:
@@ -213,6 +237,7 @@ def main() -> int:
     # byte-compile the package first, as an installed wheel is: with PYTHONDONTWRITEBYTECODE set every
     # run would otherwise compile each module at start-up
     compileall.compile_dir(os.path.join(REPO, "checker"), quiet=1)
+    start_launcher()  # while this process is small (see measure)
     work = args.work or tempfile.mkdtemp(prefix="mlpc-scale-")
     for path in (REPO, SHARED):
         if os.path.realpath(work).startswith(os.path.realpath(path) + os.sep):
