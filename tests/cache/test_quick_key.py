@@ -190,3 +190,19 @@ def test_units_are_weighed_by_their_scenario_folders(tree):
                     os.path.join(tree, "closed", "Bcme", "results", "edge_sys2"))
     assert unit_weight(tree, "closed", "Bcme", RULES) == 2 * before
     assert unit_weight(tree, "closed", "Nobody", RULES) == 0  # no folder: no weight, no exception
+
+
+def test_unit_weight_lists_folders_where_link_counts_say_nothing(tree, monkeypatch):
+    """btrfs gives every folder one link: the weight then comes from listing the model folders."""
+    from checker.loaders import tree as tree_module
+
+    tree = _two_submitters(tree)
+    counted = tree_module.unit_weight(tree, "closed", "Bcme", RULES)
+    real_stat = os.stat
+
+    class _OneLink:
+        def __init__(self, st):
+            self.st_nlink = 1
+
+    monkeypatch.setattr(tree_module.os, "stat", lambda p, **k: _OneLink(real_stat(p, **k)))
+    assert tree_module.unit_weight(tree, "closed", "Bcme", RULES) == counted > 0
