@@ -180,6 +180,8 @@ def _waivers(waivers: Waivers):
 
 
 def _cache(option: CacheOption, persist_memo: bool):
+    if option is False:  # (the cache module and its hashing libraries are not imported)
+        return None
     from checker.cache import ResultCache, open_cache
 
     if isinstance(option, ResultCache):

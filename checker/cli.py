@@ -12,6 +12,9 @@ dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__))
 # numpy (TEST08's entropy, the fallback power readings) works on small arrays: OpenBLAS's thread pool,
 # started when numpy is imported, only spins (about 20 ms of CPU per process on 2 cores)
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# pydantic looks for plugins (entry points in every installed distribution's metadata) when it builds its
+# first validator; mlpc's models use none. Set it to "" to have pydantic look again.
+os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 # a check makes many short-lived containers per result (contexts, tuples, findings) and few reference cycles:
 # the cycle collector's default (a young-generation pass every 700 allocations) spent about 7% of a round's CPU
 # walking objects that were still alive. The worker processes inherit the setting.
@@ -128,10 +131,13 @@ def check(
                          cache_dir, waivers, strict)
         return
     from checker import api
-    from checker.cache import open_cache
 
     try:
-        cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
+        cache = None
+        if use_cache:  # (--no-cache: the cache module and its hashing libraries are not imported)
+            from checker.cache import open_cache
+
+            cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
         report = with_progress(lambda progress: api.check(
             path, round=round, profile=profile.value, waivers=waivers, git_ref=git_ref, jobs=jobs or None,
             cache=cache if cache is not None else False, progress=progress, spool=True), quiet, err)
