@@ -18,25 +18,9 @@
 
 static signed char HEXVAL[256];  /* a hex digit's value; -1: not a hex digit */
 
-/* SSE2 (every x86-64) decodes 32 digits at a time where a loop decodes two; elsewhere the loop does it all.
- * The tests run both (use_vectors). */
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <emmintrin.h>
-#define HAVE_SSE2 1
-#else
-#define HAVE_SSE2 0
-#endif
-static int vectors = HAVE_SSE2;
-
-/* AVX2, where the CPU has it (x86 with GCC or clang: the function is compiled for it alone, and called only
- * after the CPU said so), decodes 64 digits at a time. The tests run both (use_avx2). */
-#if HAVE_SSE2 && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define HAVE_AVX2 1
-#else
-#define HAVE_AVX2 0
-#endif
-static int avx2;  /* (set at import where the CPU has AVX2) */
+/* SSE2 (every x86-64) decodes 32 digits at a time where a loop decodes two, AVX2 where the CPU has it 64;
+ * elsewhere the loop does it all. The tests run every way (use_vectors, use_avx2: _simd.h). */
+#include "_simd.h"
 
 #if HAVE_SSE2
 /* the values of the 16 hex digits v (pairs in 16-bit lanes: first digit in the low byte) as (first << 4) |
@@ -222,34 +206,6 @@ done:
     return out;
 }
 
-/* use_avx2(on) -> whether the 64-digit decoding is used from now on (with use_vectors; never where the CPU or
- * the build has not got AVX2): the tests read every block both ways */
-static PyObject *use_avx2(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-#if HAVE_AVX2
-    avx2 = on && __builtin_cpu_supports("avx2");
-#else
-    avx2 = 0;
-#endif
-    return PyBool_FromLong(avx2);
-}
-
-/* use_vectors(on) -> whether the 32-digit decoding is used from now on (never where SSE2 is not there): the
- * tests read every block both ways */
-static PyObject *use_vectors(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-    vectors = on && HAVE_SSE2;
-    return PyBool_FromLong(vectors);
-}
-
 static PyMethodDef methods[] = {
     {"use_avx2", use_avx2, METH_O, "use_avx2(on) -> whether the 64-digit decoding is used from now on"},
     {"use_vectors", use_vectors, METH_O, "use_vectors(on) -> whether the 32-digit decoding is used from now on"},
@@ -264,10 +220,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._accuracy_sc
 
 PyMODINIT_FUNC PyInit__accuracy_scan(void)
 {
-#if HAVE_AVX2
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2");
-#endif
+    simd_init();
     memset(HEXVAL, -1, sizeof(HEXVAL));
     for (int i = 0; i < 10; i++)
         HEXVAL['0' + i] = (signed char)i;

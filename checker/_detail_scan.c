@@ -24,9 +24,8 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "_simd.h"
 
 static const char PREFIX[] = ":::MLLOG {\"key\": \"";   /* MARKER + " " + '{"key": "' */
 #define PREFIX_LEN ((Py_ssize_t)(sizeof(PREFIX) - 1))
@@ -90,12 +89,9 @@ static PyObject *entry(PyObject *text, Py_ssize_t start, Py_ssize_t last, Py_ssi
     return out;
 }
 
-/* AVX2, where the CPU has it (x86 with GCC or clang: the function is compiled for it alone, and called only
- * after the CPU said so), reads 128 bytes at a time where SSE2 reads 64. The tests run both (use_avx2). */
-#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define HAVE_AVX2 1
-static int avx2;  /* (set at import where the CPU has AVX2) */
+/* AVX2, where the CPU has it (_simd.h), reads 128 bytes at a time where SSE2 reads 64. The tests run both
+ * (use_avx2). */
+#if HAVE_AVX2
 
 /* the end of the run of whole 128-byte blocks of p[0:size] that hold no byte above 0x7f, or NULL when one does */
 __attribute__((target("avx2"))) static const unsigned char *ascii_blocks_avx2(const unsigned char *p, Py_ssize_t size)
@@ -110,9 +106,6 @@ __attribute__((target("avx2"))) static const unsigned char *ascii_blocks_avx2(co
     }
     return _mm256_movemask_epi8(seen) != 0 ? NULL : p;
 }
-#else
-#define HAVE_AVX2 0
-static int avx2;
 #endif
 
 /* whether s[0:size] is all ASCII */
@@ -144,22 +137,6 @@ static int is_ascii(const char *s, Py_ssize_t size)
     while (p < stop)
         seen |= *p++;
     return (seen & UINT64_C(0x8080808080808080)) == 0;
-}
-
-/* use_avx2(on) -> whether the AVX2 reading is used from now on (never where the CPU or the build has not got
- * it): the tests read every text both ways */
-static PyObject *use_avx2(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-#if HAVE_AVX2
-    avx2 = on && __builtin_cpu_supports("avx2");
-#else
-    avx2 = 0;
-#endif
-    return PyBool_FromLong(avx2);
 }
 
 /* whether s[from:to] holds "is_error": true or "is_warning": true (the "u" of "true" is rare in a line's
@@ -993,9 +970,6 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._detail_scan
 
 PyMODINIT_FUNC PyInit__detail_scan(void)
 {
-#if HAVE_AVX2
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2");
-#endif
+    simd_init();
     return PyModule_Create(&module);
 }

@@ -19,25 +19,9 @@
 #include <stdint.h>
 #include <string.h>
 
-/* SSE2 (every x86-64) reads 16 bytes at a time where a loop would read one; elsewhere 8-byte words do. The
- * tests run both (use_vectors). */
-#if defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2)
-#include <emmintrin.h>
-#define HAVE_SSE2 1
-#else
-#define HAVE_SSE2 0
-#endif
-static int vectors = HAVE_SSE2;
-
-/* AVX2, where the CPU has it (x86 with GCC or clang: the function is compiled for it alone, and called only
- * after the CPU said so), reads 32 bytes at a time in the form test. The tests run both (use_avx2). */
-#if HAVE_SSE2 && (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define HAVE_AVX2 1
-#else
-#define HAVE_AVX2 0
-#endif
-static int avx2;  /* (set at import where the CPU has AVX2) */
+/* SSE2 (every x86-64) reads 16 bytes at a time where a loop would read one, AVX2 where the CPU has it 32 in
+ * the form test; elsewhere 8-byte words do. The tests run every way (use_vectors, use_avx2: _simd.h). */
+#include "_simd.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LOWEST_BIT(m) __builtin_ctz(m)
@@ -775,34 +759,6 @@ done:
     return out;
 }
 
-/* use_avx2(on) -> whether the 32-byte form test is used from now on (with use_vectors; never where the CPU or
- * the build has not got AVX2): the tests read every log both ways */
-static PyObject *use_avx2(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-#if HAVE_AVX2
-    avx2 = on && __builtin_cpu_supports("avx2");
-#else
-    avx2 = 0;
-#endif
-    return PyBool_FromLong(avx2);
-}
-
-/* use_vectors(on) -> whether the 16-byte reading is used from now on (never where SSE2 is not there): the
- * tests read every log both ways */
-static PyObject *use_vectors(PyObject *self, PyObject *arg)
-{
-    (void)self;
-    int on = PyObject_IsTrue(arg);
-    if (on < 0)
-        return NULL;
-    vectors = on && HAVE_SSE2;
-    return PyBool_FromLong(vectors);
-}
-
 static PyMethodDef methods[] = {
     {"spl_records", spl_records, METH_VARARGS, "spl_records(body, minute_epoch) -> (us, watts, ordered) or None"},
     {"ptd_lines", ptd_lines, METH_VARARGS, "ptd_lines(data) -> (lines, minutes, unstamped, groups) or None"},
@@ -820,10 +776,7 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "checker._power_scan"
 
 PyMODINIT_FUNC PyInit__power_scan(void)
 {
-#if HAVE_AVX2
-    __builtin_cpu_init();
-    avx2 = __builtin_cpu_supports("avx2");
-#endif
+    simd_init();
     make_masks();
     make_refused();
     make_keywords();
