@@ -181,6 +181,8 @@ class Sandbox:
         known = self._known.get(parent) if parent else None
         if known is not None and name not in _SPECIAL_NAMES:
             return name in known[1]
+        if parent and self._no_way_to(parent):
+            return False
         path = self.abs(rel)
         return os.path.isdir(path) and self.inside(path)
 
@@ -189,8 +191,24 @@ class Sandbox:
         known = self._known.get(parent) if parent else None
         if known is not None and name not in _SPECIAL_NAMES:
             return name in known[0]
+        if parent and self._no_way_to(parent):
+            return False
         path = self.abs(rel)
         return os.path.isfile(path) and self.inside(path)
+
+    def _no_way_to(self, folder: str) -> bool:
+        """Whether the walk saw that the folder ``folder`` (relative, one the walk did not list) is not there:
+        the nearest folder above it that the walk listed holds no folder by the next name on the way. (A
+        result's compliance folder is asked about whether or not it exists: without this each absent one
+        cost a stat and a realpath.) False where the walk cannot tell."""
+        known = self._known
+        parts = folder.split("/")
+        for depth in range(len(parts) - 1, 0, -1):
+            above = known.get("/".join(parts[:depth]))
+            if above is not None:
+                step = parts[depth]
+                return step not in above[1] and step not in _SPECIAL_NAMES
+        return False
 
     def files_in(self, rel: str) -> dict[str, int] | None:
         """Size of every plain file in the folder ``rel`` by its name, when the walk saw that the folder holds

@@ -11,7 +11,8 @@ from checker.loaders.tree import _walk_submitter
 
 SUB = "closed/Acme"
 NAMES = ["a.txt", "empty.txt", "big.bin", "sub", "sub/x.txt", "missing", "sub/missing", "no/such/file", "", ".",
-         "..", "sub/.", "sub/..", "a.txt/x"]
+         "..", "sub/.", "sub/..", "a.txt/x", "no/such/dir/x", "sub/missing/x", "sub/missing/deeper/x", "a.txt/x/y",
+         "sub/x.txt/y", "sub/../a.txt", "sub/./x.txt", "no/../a.txt"]
 
 
 def _tree(tmp_path):
@@ -40,3 +41,34 @@ def test_walked_answers_are_the_file_systems(tmp_path, name):
     for ask in ("is_file", "is_dir", "size", "read_bytes", "read_text"):
         assert getattr(walked, ask)(rel) == getattr(plain, ask)(rel), (ask, rel)
 
+
+
+@pytest.mark.parametrize("name", ["no/such/dir/x", "sub/missing/x", "sub/missing/deeper/x", "a.txt/x/y", "sub/x.txt/y"])
+def test_paths_below_a_folder_the_walk_saw_missing_are_answered_without_the_file_system(tmp_path, monkeypatch, name):
+    """A result's compliance folder is asked about whether or not it is there: when the walk listed a folder
+    above it that lacks the next folder on the way, no stat or realpath is made."""
+    import checker.loaders.fs as fs
+
+    root, _ = _tree(tmp_path)
+    walked = _walked(root)
+
+    def asked(*args, **kwargs):
+        raise AssertionError(f"the file system was asked about {args}")
+
+    monkeypatch.setattr(fs.os.path, "isdir", asked)
+    monkeypatch.setattr(fs.os.path, "isfile", asked)
+    monkeypatch.setattr(fs.os.path, "realpath", asked)
+    assert not walked.is_dir(f"{SUB}/{name}")
+    assert not walked.is_file(f"{SUB}/{name}")
+
+
+def test_a_folder_holding_a_link_is_still_asked_about(tmp_path):
+    """The walk does not vouch for a folder holding a link: what lies below the link is found on disk."""
+    root, base = _tree(tmp_path)
+    (base / "linked").symlink_to(base / "sub", target_is_directory=True)
+    walked, plain = _walked(root), Sandbox(str(root))
+    for name in ("linked", "linked/x.txt", "linked/missing/x"):
+        rel = f"{SUB}/{name}"
+        for ask in ("is_file", "is_dir"):
+            assert getattr(walked, ask)(rel) == getattr(plain, ask)(rel), (ask, rel)
+    assert walked.is_file(f"{SUB}/linked/x.txt")
