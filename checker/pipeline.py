@@ -154,13 +154,15 @@ def run_workers(fn, work: list, jobs: int, answered, meanwhile=None) -> None:
 def _prepare(checks: tuple[Check, ...]) -> None:
     """What the report and the round checks read after the workers, read while they work instead (this
     process would only wait for their answers): the checker's fingerprint and, for the plausibility checks,
-    the hardware tables. A table that fails to load here fails again where the checks read it."""
+    the validators of their records and the hardware tables. A table that fails to load here fails again where the checks read it."""
     from checker.loaders.fingerprint import checker_fingerprint
 
     checker_fingerprint()
     if any(c.code.startswith("PL") for c in checks if c.scope == "round"):
         from checker.loaders.hardware import default_tables
+        from checker.metrics.plausibility import build_validators
 
+        build_validators()  # (the first validator this process builds: pydantic's set-up is paid here too)
         try:
             default_tables()
         except Exception:  # noqa: BLE001 - reported where the checks read them

@@ -144,7 +144,9 @@ def _seeds(rules) -> tuple[tuple[str, str, object], ...]:
     known = _SEEDS.get(id(rules))
     if known is not None and known[0] is rules:
         return known[1]
-    seeds = tuple((name, f"effective_{name}", value) for name, value in rules.seeds.model_dump().items())
+    # (the fields by name: a round's rules are unpickled without building their validators or serializers,
+    # checker.loaders.data_cache.cached_object, and model_dump would build them in every worker)
+    seeds = tuple((name, f"effective_{name}", getattr(rules.seeds, name)) for name in type(rules.seeds).model_fields)
     if len(_SEEDS) > 16:
         _SEEDS.clear()
     _SEEDS[id(rules)] = (rules, seeds)

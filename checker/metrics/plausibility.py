@@ -152,7 +152,8 @@ def priority_score(utilisation: float | None, peer: float | None, server_offline
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # (built where first used: in a check, by the round checks' preparation, checker.pipeline._prepare)
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class Flag(_Frozen):
@@ -320,6 +321,16 @@ def assess_result(s: Submission, r: ScenarioResult, hardware: HardwareTable,
                           message=f"U = {util:.3f} > {th.utilisation_warning:g}"))
     return Assessment(**base, status="assessed", roofline=roof, per_accelerator=per_acc,
                       flags=tuple(flags))
+
+
+def build_validators() -> None:
+    """Build the validators of the assessment's records and of the audit inputs it reads results into (all
+    deferred: a check that runs no plausibility check builds none). A parallel check builds them while its
+    workers run (``checker.pipeline._prepare``); the round checks would otherwise build them after the workers."""
+    from checker.models.audit_inputs import ScenarioResult, Submission
+
+    for model in (Flag, Roofline, Assessment, ScenarioResult, Submission):
+        model.model_rebuild()
 
 
 @dataclass(frozen=True, slots=True)

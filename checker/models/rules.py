@@ -20,11 +20,6 @@ class _Strict(BaseModel):
 
 
 class Seeds(_Strict):
-    # built with the class (in the parent process, before the workers are forked): PF005 dumps the round's seeds
-    # in every worker, and a round's rules are unpickled without building their validators
-    # (checker.loaders.data_cache.cached_object)
-    model_config = ConfigDict(defer_build=False)
-
     qsl_rng_seed: int
     sample_index_rng_seed: int
     schedule_rng_seed: int
