@@ -9,12 +9,6 @@ import sys
 from checker import dataclass_code
 
 dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__)))  # before any dataclass is made
-# numpy (TEST08's entropy, the fallback power readings) works on small arrays: OpenBLAS's thread pool,
-# started when numpy is imported, only spins (about 20 ms of CPU per process on 2 cores)
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-# pydantic looks for plugins (entry points in every installed distribution's metadata) when it builds its
-# first validator; mlpc's models use none. Set it to "" to have pydantic look again.
-os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 # a check makes many short-lived containers per result (contexts, tuples, findings) and few reference cycles:
 # the cycle collector's default (a young-generation pass every 700 allocations) spent about 7% of a round's CPU
 # walking objects that were still alive. The worker processes inherit the setting.
@@ -274,6 +268,15 @@ def _runs_own_command(argv: list[str]) -> bool:
 
 
 if _runs_own_command(sys.argv):
+    # Settings for this process and the check's workers only, made before either is used: the commands
+    # that run other programs (``mlpc audit run`` starts the SUT's process with this environment) leave the
+    # environment as the user set it.
+    # numpy (TEST08's entropy, the fallback power readings) works on small arrays: OpenBLAS's thread pool,
+    # started when numpy is imported, only spins (about 20 ms of CPU per process on 2 cores).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    # pydantic looks for plugins (entry points in every installed distribution's metadata) when it builds its
+    # first validator; mlpc's models use none. Set it to "" to have pydantic look again.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from checker.cli_help import plain_help
 
     plain_help(app)

@@ -82,3 +82,33 @@ def test_a_check_with_warm_data_caches_parses_no_data_file(tmp_path):
                                       check=True, env=env, cwd=REPO).stdout) for _ in range(2)]
     assert runs[0]["exit"] == runs[1]["exit"]
     assert runs[1] == {"exit": runs[0]["exit"], "yaml": False, "built": [False, False]}, runs
+
+
+ENV_PROBE = """
+import json, os, sys
+sys.argv = [sys.argv[1]] + sys.argv[2:]
+import checker.cli
+print(json.dumps({k: os.environ.get(k) for k in ("OPENBLAS_NUM_THREADS", "PYDANTIC_DISABLE_PLUGINS")}))
+"""
+
+
+def _env_after_import(*argv: str, **preset: str) -> dict:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("OPENBLAS_NUM_THREADS", "PYDANTIC_DISABLE_PLUGINS")}
+    env.update(preset)
+    out = subprocess.run([sys.executable, "-c", ENV_PROBE, *argv], capture_output=True, text=True, check=True,
+                         env=env)
+    return json.loads(out.stdout)
+
+
+def test_check_sets_its_process_settings_and_audit_run_leaves_the_environment_alone():
+    """`mlpc check` single-threads OpenBLAS and skips pydantic's plugin lookup for itself and its workers;
+    `mlpc audit run` starts the user's SUT with the environment as the user set it."""
+    assert _env_after_import("/usr/bin/mlpc", "check", "x") == {"OPENBLAS_NUM_THREADS": "1",
+                                                                "PYDANTIC_DISABLE_PLUGINS": "__all__"}
+    assert _env_after_import("/usr/bin/mlpc", "audit", "run", "x") == {"OPENBLAS_NUM_THREADS": None,
+                                                                       "PYDANTIC_DISABLE_PLUGINS": None}
+    # what the user set stays as it is
+    assert _env_after_import("/usr/bin/mlpc", "check", "x", OPENBLAS_NUM_THREADS="4",
+                             PYDANTIC_DISABLE_PLUGINS="") == {"OPENBLAS_NUM_THREADS": "4", "PYDANTIC_DISABLE_PLUGINS": ""}
