@@ -47,7 +47,8 @@ static inline PyObject *use_avx2(PyObject *self, PyObject *arg)
 #if HAVE_AVX2
     avx2 = on && __builtin_cpu_supports("avx2");
 #else
-    avx2 = on && 0;
+    (void)on;
+    avx2 = 0;
 #endif
     return PyBool_FromLong(avx2);
 }
