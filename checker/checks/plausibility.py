@@ -20,12 +20,16 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from checker.audit.from_report import iter_submissions
+from typing import TYPE_CHECKING
+
 from checker.checks.base import check, finding
 from checker.checks.memo import per_context
-from checker.loaders.hardware import default_tables
-from checker.metrics.plausibility import Assessment, Peers, Place, Roofline, assess_result
-from checker.models.audit_inputs import Submission, normalise_text
+
+if TYPE_CHECKING:
+    from checker.metrics.plausibility import Assessment, Place, Roofline
+    from checker.models.audit_inputs import Submission
+# (the assessment's modules, its tables and its pydantic models are imported where the round checks run: in the
+# main process after the workers, which never use them; checker.pipeline._prepare imports them while they run)
 
 DETAIL_LOG = "performance/run_1/mlperf_log_detail.txt"
 
@@ -102,6 +106,11 @@ def _round(ctx, rules) -> _Round:
     share it; the pipeline forgets it when the round checks are done). The Submissions are built and
     assessed one at a time; what is kept of each result is a small :class:`_Row`, and after the peer
     terms are known only the rows a check can report."""
+    from checker.audit.from_report import iter_submissions
+    from checker.loaders.hardware import default_tables
+    from checker.metrics.plausibility import Peers, assess_result
+    from checker.models.audit_inputs import normalise_text
+
     hardware, work = default_tables()
     th = work.thresholds
     peers = Peers()
@@ -286,6 +295,8 @@ def server_offline_ratio_high(ctx, rules):
     Data used: rules/work_per_sample.yaml (`thresholds.server_offline_warning`).
     Stricter than official: yes (the official checker has no plausibility check).
     """
+    from checker.models.audit_inputs import normalise_text
+
     state = _round(ctx, rules)
     th = state.thresholds
     for row in state.rows:
