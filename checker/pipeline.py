@@ -154,7 +154,8 @@ def run_workers(fn, work: list, jobs: int, answered, meanwhile=None) -> None:
 def _prepare(checks: tuple[Check, ...]) -> None:
     """What the report and the round checks read after the workers, read while they work instead (this
     process would only wait for their answers): the checker's fingerprint and, for the plausibility checks,
-    the validators of their records and the hardware tables. A table that fails to load here fails again where the checks read it."""
+    the validators of their records and the hardware tables. What fails here fails again where the checks
+    use it, and is reported there."""
     from checker.loaders.fingerprint import checker_fingerprint
 
     checker_fingerprint()
@@ -162,10 +163,10 @@ def _prepare(checks: tuple[Check, ...]) -> None:
         from checker.loaders.hardware import default_tables
         from checker.metrics.plausibility import build_validators
 
-        build_validators()  # (the first validator this process builds: pydantic's set-up is paid here too)
         try:
+            build_validators()  # (the first validator this process builds: pydantic's set-up is paid here too)
             default_tables()
-        except Exception:  # noqa: BLE001 - reported where the checks read them
+        except Exception:  # noqa: BLE001 - reported where the checks use them
             pass
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-
 from typing import TYPE_CHECKING
 
 from checker.checks.base import check, finding
