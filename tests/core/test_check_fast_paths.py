@@ -101,3 +101,15 @@ def test_figures_of_real_accuracy_files(root):
             if pattern:
                 whole, part = _figures(text, metric, pattern)
                 assert whole == part, (result.rel, metric)
+
+
+@pytest.mark.parametrize("round_name", ["v4.1", "v5.0", "v5.1", "v6.0", "v6.1"])
+def test_pf005_reads_the_seeds_a_dump_would_give(round_name):
+    """PF005 reads the round's seeds by field name (a dump would build the seeds' validator in every worker):
+    the same names, in the same order, with the same values as ``model_dump``."""
+    from checker.checks.performance import _seeds
+
+    rules = load_rules(round_name)
+    expected = tuple((name, f"effective_{name}", value) for name, value in rules.seeds.model_dump().items())
+    assert _seeds(rules) == expected
+    assert len(expected) == 3 and all(isinstance(value, int) for _, _, value in expected)
