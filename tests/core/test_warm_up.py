@@ -64,3 +64,37 @@ def test_power_results_are_checked_without_numpy():
     out = subprocess.run([sys.executable, "-c", NO_NUMPY, tree], capture_output=True, text=True, check=True)
     powered, numpy = out.stdout.split()
     assert int(powered) > 0 and numpy == "False", out.stdout
+
+
+LEAN = """
+import sys
+sys.argv = ["/usr/bin/mlpc", "check", "x"]
+import checker.cli, checker.pipeline, checker.registry
+from checker.loaders.rules import load_rules
+from checker.pipeline import warm_up
+warm_up(load_rules("v4.1"))
+print(" ".join(str(name in sys.modules) for name in (
+    "checker.metrics.plausibility", "checker.loaders.hardware", "checker.models.audit_inputs", "checker.cache")))
+"""
+
+
+def test_what_only_the_round_checks_use_is_imported_after_the_fork():
+    """The plausibility assessment, its tables and pydantic models run in the main process after the workers
+    (which never use them), and a check without the cache needs no cache module: none of them is imported
+    before the workers are forked."""
+    out = subprocess.run([sys.executable, "-c", LEAN], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "False", "False", "False"]
+
+
+def test_prepare_survives_what_it_cannot_build(monkeypatch):
+    """What the main process prepares while the workers run is built again where the checks use it (and an
+    error reported there): a failure while preparing is not the check's end."""
+    from checker import pipeline
+    from checker.metrics import plausibility
+    from checker.registry import ALL_CHECKS
+
+    def broken():
+        raise RuntimeError("no validator today")
+
+    monkeypatch.setattr(plausibility, "build_validators", broken)
+    pipeline._prepare(ALL_CHECKS)  # no exception
