@@ -150,9 +150,10 @@ def median_run(cmd: list[str], repeat: int, cwd: str | None = None) -> Run:
     return runs[len(runs) // 2]
 
 
-def mlpc_cmd(tree: str, round_name: str, jobs: int, report: str, cache: str | None) -> list[str]:
-    cmd = [sys.executable, "-m", "checker.cli_main", "check", tree, "--round", round_name, "--format", "json",
-           "--quiet", "--output", report, "--jobs", str(jobs)]
+def mlpc_cmd(tree: str, round_name: str | None, jobs: int, report: str, cache: str | None) -> list[str]:
+    """``mlpc check`` as a new process (the round detected when ``round_name`` is None)."""
+    cmd = [sys.executable, "-m", "checker.cli_main", "check", tree, "--format", "json", "--quiet", "--output",
+           report, "--jobs", str(jobs)] + (["--round", round_name] if round_name else [])
     return cmd + (["--cache-dir", cache] if cache else ["--no-cache"])
 
 
