@@ -196,14 +196,10 @@ def _write_entry(entry: str, key: bytes, data) -> None:
 
 def _write(entry: str, blob: bytes) -> None:
     """``entry`` holds ``blob`` after the header, replaced atomically; nothing is written where it cannot be."""
-    temp = f"{entry}.{os.getpid()}.tmp"
+    from checker.atomic_file import replace_file
+
     try:
         os.makedirs(os.path.dirname(entry), exist_ok=True)
-        with open(temp, "wb") as handle:
-            handle.write(_HEADER + blob)
-        os.replace(temp, entry)
+        replace_file(entry, _HEADER + blob)  # (its temporary file is removed when the write fails)
     except OSError:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        pass
