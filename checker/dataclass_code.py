@@ -73,14 +73,11 @@ def save() -> None:
         return
     # what this run used and what the file held, unless most of that is left from code that changed since
     kept = _codes if len(_codes) <= 2 * len(_used) + 500 else {k: _codes[k] for k in _used}
-    temp = f"{_path}.{os.getpid()}.tmp"
     try:
+        blob = _HEADER + marshal.dumps(kept)
         os.makedirs(os.path.dirname(_path), exist_ok=True)
-        with open(temp, "wb") as handle:
-            handle.write(_HEADER + marshal.dumps(kept))
-        os.replace(temp, _path)
+        from checker.atomic_file import replace_file
+
+        replace_file(_path, blob)  # (its temporary file is removed when the write fails)
     except (OSError, ValueError):
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
+        pass
