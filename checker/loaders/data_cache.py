@@ -146,14 +146,10 @@ def cached_object(name: str, inputs, modules, build, kind: type):
     key = object_key(inputs, modules) if entry is not None else None
     if key is None:
         return build()
-    try:
-        with open(entry, "rb") as handle:
-            blob = handle.read()
-    except OSError:
-        blob = b""
-    if blob.startswith(_HEADER) and blob[len(_HEADER):len(_HEADER) + len(key)] == key:
+    body = _body(entry)
+    if body is not None and body[:len(key)] == key:
         try:
-            held = pickle.loads(memoryview(blob)[len(_HEADER) + len(key):])
+            held = pickle.loads(body[len(key):])
         except Exception:  # noqa: BLE001 - an entry it cannot load is made again
             held = None
         if type(held) is kind:
@@ -167,16 +163,23 @@ def cached_object(name: str, inputs, modules, build, kind: type):
     return made
 
 
-def _read_entry(entry: str):
+def _body(entry: str) -> memoryview | None:
+    """What the cache file ``entry`` holds after the header; None when it cannot be read or another Python (or
+    another version of this code) wrote it."""
     try:
         with open(entry, "rb") as handle:
             blob = handle.read()
     except OSError:
         return None
-    if not blob.startswith(_HEADER):
+    return memoryview(blob)[len(_HEADER):] if blob.startswith(_HEADER) else None
+
+
+def _read_entry(entry: str):
+    body = _body(entry)
+    if body is None:
         return None
     try:
-        held = marshal.loads(memoryview(blob)[len(_HEADER):])
+        held = marshal.loads(body)
     except (ValueError, EOFError, TypeError):
         return None
     if type(held) is not tuple or len(held) != 2 or type(held[0]) is not bytes:
