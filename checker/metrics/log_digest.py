@@ -65,6 +65,8 @@ _PER_QUERY = {"result_min_latency_ns": "result_min_query_latency_ns", "result_ma
 SETTINGS = frozenset({"min_duration (ms)", "max_duration (ms)", "min_query_count", "max_query_count"})
 _NUMBER = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
 _NUMBER_MATCH = _NUMBER.match
+# a summary rate (2 decimals) against its detail value (6 significant digits): |a - b| <= _ABS + _REL*|a| + _REL*|b|
+_ABS, _REL = 0.0051, 5.1e-6
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,7 @@ def _same(summary: str, detail: Any) -> bool:
         value = float(text)
         if isinstance(detail, int) and "." not in text and "e" not in text.lower():
             return int(text) == detail
-        # summary rates: 2 decimals; detail: 6 significant digits
-        return abs(value - detail) <= 0.0051 + 5.1e-6 * abs(detail) + 5.1e-6 * abs(value)
+        return abs(value - detail) <= _ABS + _REL * abs(detail) + _REL * abs(value)
     return text.replace(" ", "").lower() == str(detail).replace(" ", "").lower()
 
 
@@ -199,7 +200,7 @@ def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
             number = text.strip()
             if _NUMBER_MATCH(number) is not None:
                 read = float(number)
-                if abs(read - value) <= 0.0051 + 5.1e-6 * abs(value) + 5.1e-6 * abs(read):
+                if abs(read - value) <= _ABS + _REL * abs(value) + _REL * abs(read):
                     continue
         elif _same(text, value):
             continue
