@@ -470,6 +470,12 @@ def _bounds(spl: SplParse, begin: datetime, end: datetime) -> tuple[int, int]:
     return bisect_right(spl.us, to_us(begin)), bisect_left(spl.us, to_us(end))
 
 
+def _unusable_in(spl: SplParse, low: int, high: int) -> int:
+    """How many of the readings ``low`` to ``high`` - 1 of ``spl`` are not > 0."""
+    bad = _unusable(spl)
+    return bisect_left(bad, high) - bisect_left(bad, low) if bad else 0
+
+
 def window_has_samples(spl: SplParse, begin: datetime, end: datetime) -> bool:
     """``bool(window_watts(spl, begin, end))``, without making the window's list."""
     if spl.ordered:
@@ -482,10 +488,7 @@ def window_has_positive(spl: SplParse, begin: datetime, end: datetime) -> bool:
     """``any(map(POSITIVE, window_watts(spl, begin, end)))``: some reading > 0 strictly inside (begin, end)."""
     if spl.ordered:
         low, high = _bounds(spl, begin, end)
-        if high <= low:
-            return False
-        bad = _unusable(spl)
-        return not bad or high - low > bisect_left(bad, high) - bisect_left(bad, low)
+        return high > low and high - low > _unusable_in(spl, low, high)
     return any(map(POSITIVE, window_watts(spl, begin, end)))
 
 
@@ -495,8 +498,7 @@ def window_average(spl: SplParse, begin: datetime, end: datetime) -> float | Non
         low, high = _bounds(spl, begin, end)
         if high <= low:
             return None
-        bad = _unusable(spl)
-        if not bad or bisect_left(bad, high) == bisect_left(bad, low):
+        if not _unusable_in(spl, low, high):
             values = spl.watts[low:high]  # (every reading of the window is positive: the same values, in order)
             return sum(values) / len(values)
     values = list(filter(POSITIVE, window_watts(spl, begin, end)))
