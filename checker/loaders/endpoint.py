@@ -148,11 +148,9 @@ def _read_yaml(box: Sandbox, rel: str, limit: int) -> tuple[EndpointConfig | Non
     text, error = box.read_text(rel, limit=limit)
     if text is None:
         return None, [Problem(rel, error or "cannot read file")]
-    import yaml  # (here, where a config.yaml is parsed: a check without endpoint results does not import it)
-
     try:
         data = yaml_text.safe_load(text)
-    except yaml.YAMLError as exc:
+    except yaml_text.YAMLError as exc:  # (yaml is imported where a text is parsed)
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         reason = getattr(exc, "problem", None) or str(exc).splitlines()[0]

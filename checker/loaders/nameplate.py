@@ -54,13 +54,11 @@ def nameplate_in_tree(box, rel: str) -> tuple[Nameplate | None, str | None]:
 
 def parse_nameplate(raw: bytes) -> tuple[Nameplate | None, str | None]:
     """The nameplate of a YAML file's bytes, or ``(None, why)`` when they are not UTF-8, not YAML or empty."""
-    import yaml  # (here, where a nameplate file is parsed: a check without one does not import it)
-
     try:
         data = yaml_text.safe_load(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return None, "not UTF-8 text"
-    except yaml.YAMLError as exc:
+    except yaml_text.YAMLError as exc:  # (yaml is imported where a text is parsed)
         return None, f"not valid YAML: {str(exc).splitlines()[0]}"
     except RecursionError:
         return None, "not valid YAML: nested too deeply"
