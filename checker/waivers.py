@@ -84,8 +84,6 @@ def glob_problem(pattern: str) -> str | None:
 
 
 def _load(text: str, source: str):
-    import yaml  # (here, where a waiver file is parsed)
-
     try:
         if text.lstrip().startswith(("[", "{")):
             try:
@@ -93,7 +91,7 @@ def _load(text: str, source: str):
             except ValueError:
                 pass  # YAML flow style, parsed below
         return yaml_text.safe_load(text)
-    except yaml.YAMLError as exc:
+    except yaml_text.YAMLError as exc:  # (yaml is imported where a text is parsed)
         mark = getattr(exc, "problem_mark", None)
         where = f" (line {mark.line + 1})" if mark is not None else ""
         raise WaiverError(f"{source}: not valid YAML or JSON{where}") from None
