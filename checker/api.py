@@ -90,7 +90,7 @@ def check(path: PathLike, *, round: str | None = None, profile: Literal["default
     if report is None:
         report = _check(path, round, profile, only, git_ref, jobs, store, progress, spool)
     if parsed is not None:
-        from checker.commands.report import waive
+        from checker.commands.report_output import waive
         from checker.loaders.rules import load_rules
 
         report = waive(report, parsed[0], parsed[1], load_rules(report.round))
@@ -161,7 +161,7 @@ def _waivers(waivers: Waivers):
     """(parsed waivers, the name findings give them), or None."""
     if waivers is None:
         return None
-    from checker.commands.report import read_waivers
+    from checker.commands.report_output import read_waivers
 
     if isinstance(waivers, (str, os.PathLike)):
         return read_waivers(os.fspath(waivers))

@@ -2,20 +2,14 @@
 
 from __future__ import annotations
 
-import gc
-import os
 import sys
 
-from checker import dataclass_code
+from checker.cli_process import leave, prepare
 
-dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__)))  # before any dataclass is made
-# a check makes many short-lived containers per result (contexts, tuples, findings) and few reference cycles:
-# the cycle collector's default (a young-generation pass every 700 allocations) spent about 7% of a round's CPU
-# walking objects that were still alive. The worker processes inherit the setting.
-gc.set_threshold(50_000, 10, 10)
-
+# before any dataclass of the checker is made (checker/dataclass_code.py) and before pydantic is imported
+_OWN = prepare(sys.argv)
 from enum import Enum  # noqa: E402
-from typing import NoReturn, Optional  # noqa: E402
+from typing import Optional  # noqa: E402
 
 import typer  # noqa: E402
 
@@ -64,10 +58,9 @@ def _main(show_version: bool = typer.Option(False, "--version", callback=_versio
 
 
 def _fail(message: str) -> None:
-    from rich.markup import escape
+    from checker.commands.check_run import fail
 
-    err.print(f"[bold red]error:[/] {escape(message)}")
-    raise typer.Exit(2)
+    raise typer.Exit(fail(message, err))
 
 
 @app.command()
@@ -109,50 +102,27 @@ def check(
 
     Exit codes: 0 no errors, 1 errors (or warnings with --strict), 2 usage or tool failure.
     """
-    from checker.commands.progress import with_progress
-    from checker.commands.report import ReportOutput, format_for
+    from checker.commands import check_run
 
-    if not os.path.isdir(path):
-        from checker.loaders.fs import not_a_folder
-
-        _fail(not_a_folder(path))
-    try:
-        fmt = format_for(fmt.value if fmt else None, output)
-    except MlpcError as exc:
-        _fail(str(exc))
     if watch:
-        _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
-                         cache_dir, waivers, strict)
+        try:
+            fmt_name = check_run.report_format(path, fmt.value if fmt else None, output)
+        except MlpcError as exc:
+            _fail(str(exc))
+        _check_and_watch(ctx, path, round, fmt_name, output, profile, show_info, details, jobs, quiet, git_ref,
+                         use_cache, cache_dir, waivers, strict)
         return
-    from checker import api
-
-    try:
-        cache = None
-        if use_cache:  # (--no-cache: the cache module and its hashing libraries are not imported)
-            from checker.cache import open_cache
-
-            cache = open_cache(use_cache, cache_dir, persist_memo=git_ref is None)
-        report = with_progress(lambda progress: api.check(
-            path, round=round, profile=profile.value, waivers=waivers, git_ref=git_ref, jobs=jobs or None,
-            cache=cache if cache is not None else False, progress=progress, spool=True), quiet, err)
-        if cache is not None and not quiet and err.is_terminal:
-            from checker.commands.diff import cache_line
-
-            err.print(f"[dim]{cache_line(cache)}[/]")
-        from checker.audit.run_folder import render_rules
-
-        ReportOutput(fmt, lambda: render_rules(report.round), output, show_info=show_info, details=details or None,
-                     console=err)(report)
-    except MlpcError as exc:
-        _fail(str(exc))
-    raise typer.Exit(0 if report.ok(strict) else 1)
+    raise typer.Exit(check_run.run(path, round=round, fmt=fmt.value if fmt else None, output=output, strict=strict,
+                                   profile=profile.value, show_info=show_info, details=details, jobs=jobs,
+                                   quiet=quiet, git_ref=git_ref, use_cache=use_cache, cache_dir=cache_dir,
+                                   waivers=waivers))
 
 
 def _check_and_watch(ctx, path, round, fmt, output, profile, show_info, details, jobs, quiet, git_ref, use_cache,
                      cache_dir, waivers, strict) -> None:
     """``mlpc check --watch``: check, then check again what changes (checker/commands/watch.py)."""
     from checker.cache import open_cache
-    from checker.commands.report import ReportOutput, read_waivers
+    from checker.commands.report_output import ReportOutput, read_waivers
     from checker.loaders.source import open_source
     from checker.commands.watch import check_and_watch, watch_usage
     from checker.loaders.detect import rules_for
@@ -254,29 +224,7 @@ def _mount() -> None:
     plain_help(app)
 
 
-# commands defined in this module, and the names the command line runs under (console script, -m)
-_OWN_COMMANDS = ("check", "checks", "explain")
-_ENTRY_NAMES = ("mlpc", "cli_main.py")
-
-
-def _runs_own_command(argv: list[str]) -> bool:
-    """Whether this process is the mlpc command line running one of the commands defined here, or printing
-    its version, which use none of the sub-command modules (``mlpc check`` then imports about 190 M
-    instructions less)."""
-    return (len(argv) > 1 and os.path.basename(argv[0]) in _ENTRY_NAMES
-            and (argv[1] in _OWN_COMMANDS or argv[1:] == ["--version"]))
-
-
-if _runs_own_command(sys.argv):
-    # Settings for this process and the check's workers only, made before either is used: the commands
-    # that run other programs (``mlpc audit run`` starts the SUT's process with this environment) leave the
-    # environment as the user set it.
-    # numpy (TEST08's entropy, the fallback power readings) works on small arrays: OpenBLAS's thread pool,
-    # started when numpy is imported, only spins (about 20 ms of CPU per process on 2 cores).
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    # pydantic looks for plugins (entry points in every installed distribution's metadata) when it builds its
-    # first validator; mlpc's models use none. Set it to "" to have pydantic look again.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+if _OWN:
     from checker.cli_help import plain_help
 
     plain_help(app)
@@ -293,37 +241,3 @@ def main() -> None:
     except SystemExit as done:
         status = done.code
     leave(status)
-
-
-def leave(status: object) -> NoReturn:
-    """End the process as ``sys.exit(status)`` would, without Python's teardown.
-
-    Tearing down the interpreter (every module, and a last collection over every object still held) took
-    60-75 ms after a check of a 1k-result round had written its report, about a twentieth of the run.
-    What of it a command needs is done here: the threads that are not daemons are waited for, the
-    ``atexit`` functions run (they save the dataclass method cache, remove temporary folders, shut logging
-    down), and the standard streams are flushed; every file the commands write is closed where it is
-    written. A stream that cannot be flushed (a closed pipe, as ``mlpc check ... | head`` leaves) ends
-    the process with status 120, as Python does."""
-    import atexit
-    import threading
-
-    if status is None:
-        code = 0
-    elif isinstance(status, int):
-        code = status & 0xFF  # (what the system keeps of it, as after sys.exit)
-    else:  # sys.exit("message"): the message, status 1
-        print(status, file=sys.stderr)
-        code = 1
-    main_thread = threading.main_thread()
-    for thread in threading.enumerate():
-        if thread is not main_thread and not thread.daemon:
-            thread.join()
-    atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            if stream is not None:
-                stream.flush()
-        except Exception:  # noqa: BLE001 - a closed pipe or stream
-            code = code or 120
-    os._exit(code)

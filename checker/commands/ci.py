@@ -100,7 +100,8 @@ def github(
     outputs verdict, exit-code, sarif, results, invalid, errors, warnings. Exit 0 passed, 1 failed,
     2 usage or tool failure."""
     from checker import api
-    from checker.commands.report import _inside, write_report
+    from checker.commands.report import _inside
+    from checker.commands.report_output import write_report
     from checker.loaders.rules import load_rules
     from checker.reporters import github as gh
     from checker.reporters import sarif as sarif_report

@@ -231,7 +231,7 @@ def test_verdict_changes_lists_flips_arrivals_and_departures(tree):
 
 def test_verdict_changes_are_those_of_the_waived_reports(tree, tmp_path):
     """With --waivers, a change whose only error is waived flips no verdict in the status either."""
-    from checker.commands.report import ReportOutput
+    from checker.commands.report_output import ReportOutput
     from checker.waivers import Waiver
 
     output = ReportOutput("json", RULES, str(tmp_path / "r.json"),

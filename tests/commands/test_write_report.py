@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from checker.cli import app
-from checker.commands.report import write_report
+from checker.commands.report_output import write_report
 from checker.diagnostics import MlpcError
 from tests.conftest import REPO
 
