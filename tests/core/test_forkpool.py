@@ -45,6 +45,21 @@ def test_every_task_is_answered_once(jobs):
     assert _no_children_left()
 
 
+def _frozen(_):
+    import gc
+
+    return gc.get_freeze_count()
+
+
+def test_a_worker_keeps_what_it_inherits_out_of_its_collections_and_this_process_does_not():
+    import gc
+
+    assert gc.get_freeze_count() == 0
+    answers = _collect(_frozen, [0, 1, 2], 2)
+    assert all(count > 1000 for _, count in answers), answers  # (the interpreter's and the tests' objects)
+    assert gc.get_freeze_count() == 0
+
+
 def test_answers_larger_than_a_pipe_holds():
     tasks = [n * 300_000 for n in range(6)]  # up to 1.5 MB, far past the 64 KB of a pipe
     answers = dict(_collect(lambda n: bytes(range(256)) * (n // 256) + b"end", tasks, 2))
