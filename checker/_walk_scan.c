@@ -3,6 +3,9 @@
  * MLPC_PURE_PYTHON is set, and wherever this declines):
  *
  *   walk(path, rel, limit) -> (known, hidden, spaced, pycache, empty, large) or None
+ *   snapshots(paths, max_folders) -> [snapshot or None, ...]      (the reading of walk(), ahead of time)
+ *   build(snapshot, rel, limit) -> what walk(path, rel, limit) gives, from a snapshot of path
+ *   stop_snapshots()                                               (ends a snapshots() call in another thread)
  *
  * `path`: the folder's path (bytes); `rel`: its path relative to the submission root (str), which begins every
  * path returned. Folders are visited as the Python walk visits them: from a stack, each folder's entries
@@ -20,6 +23,12 @@
  * system call on that descriptor (two calls for most folders: the entries, then the end); elsewhere (and
  * where MLPC_WALK_READDIR is defined) from fdopendir/readdir, which on Linux adds an fstat and two fcntl
  * calls per folder. Either way the same entries, "." and ".." left out, each of unknown type stat'ed.
+ *
+ * A walk reads first (every folder's sorted entries, in the order of the walk: a snapshot, C memory only, read
+ * without holding the GIL) and builds its Python answer after. snapshots() reads many folders that way, in a
+ * thread of the command line while the main thread imports the checker (checker/loaders/prewalk.py); a
+ * snapshot is a capsule that frees its memory with it, and build() gives the answer walk() would have given
+ * at the time of the reading.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -55,9 +64,15 @@ typedef struct {
 } Entry;
 
 typedef struct {
-    PyObject *rel; /* str: the folder's path from the submission root */
-    char *sub;     /* its path below the walked folder ("" for the folder itself) */
-} Pending;
+    char *sub;    /* the folder's path below the walked folder ("" for the folder itself) */
+    Entry *e;     /* its entries, sorted by name */
+    Py_ssize_t n;
+} Folder;
+
+typedef struct {
+    Folder *folders; /* in the order of the walk */
+    Py_ssize_t n, cap;
+} Snapshot;
 
 static int by_name(const void *a, const void *b)
 {
@@ -189,13 +204,16 @@ static Py_ssize_t read_folder(int top, const char *sub, char *room, Entry **out)
     return n;
 }
 
-static int append_new(PyObject *list, PyObject *item)
+static void snapshot_free(Snapshot *s)
 {
-    if (item == NULL)
-        return -1;
-    int r = PyList_Append(list, item);
-    Py_DECREF(item);
-    return r;
+    if (s == NULL)
+        return;
+    for (Py_ssize_t i = 0; i < s->n; i++) {
+        free(s->folders[i].sub);
+        entries_free(s->folders[i].e, s->folders[i].n);
+    }
+    free(s->folders);
+    free(s);
 }
 
 static char *sub_path(const char *sub, const char *name)
@@ -212,50 +230,97 @@ static char *sub_path(const char *sub, const char *name)
     return out;
 }
 
-typedef struct {
-    PyObject *known, *hidden, *spaced, *pycache, *empty, *large;
-    Pending *stack;
-    Py_ssize_t depth, cap;
-    long long limit;
-    int top;
-    char *room; /* DIRENT_ROOM bytes for a folder's listing (NULL where it is 0) */
-} Walk;
-
-static int push(Walk *w, PyObject *rel, char *sub)
+/* Reads every folder below `path` (itself included) into *out, in the order of the walk: from a stack, the
+ * sub-folders of each folder pushed in the order of their names. 0, DECLINE (a link or special file, a folder
+ * that cannot be opened or read, an entry that cannot be stat'ed) or ENOMEM. Touches no Python object: called
+ * without the GIL. */
+static int take_snapshot(const char *path, Snapshot **out)
 {
-    if (w->depth == w->cap) {
-        Py_ssize_t cap = w->cap ? 2 * w->cap : 32;
-        Pending *more = realloc(w->stack, (size_t)cap * sizeof(Pending));
-        if (more == NULL)
-            return -1;
-        w->stack = more;
-        w->cap = cap;
+    *out = NULL;
+    int top = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (top < 0)
+        return DECLINE;
+    Snapshot *s = calloc(1, sizeof(Snapshot));
+    char *room = DIRENT_ROOM > 0 ? malloc(DIRENT_ROOM > 0 ? DIRENT_ROOM : 1) : NULL;
+    Py_ssize_t depth = 0, cap = 32;
+    char **stack = malloc((size_t)cap * sizeof(char *));
+    int result = s == NULL || stack == NULL || (DIRENT_ROOM > 0 && room == NULL) ? ENOMEM : 0;
+    if (result == 0 && (stack[0] = calloc(1, 1)) == NULL)
+        result = ENOMEM;
+    else if (result == 0)
+        depth = 1;
+    while (result == 0 && depth > 0) {
+        char *sub = stack[--depth];
+        Entry *e = NULL;
+        Py_ssize_t n = read_folder(top, sub, room, &e);
+        if (n < 0) {
+            result = errno == ENOMEM ? ENOMEM : DECLINE;
+            free(sub);
+            break;
+        }
+        if (s->n == s->cap) {
+            Py_ssize_t more_cap = s->cap ? 2 * s->cap : 64;
+            Folder *more = realloc(s->folders, (size_t)more_cap * sizeof(Folder));
+            if (more == NULL) {
+                entries_free(e, n);
+                free(sub);
+                result = ENOMEM;
+                break;
+            }
+            s->folders = more;
+            s->cap = more_cap;
+        }
+        s->folders[s->n].sub = sub;
+        s->folders[s->n].e = e;
+        s->folders[s->n].n = n;
+        s->n++;
+        for (Py_ssize_t i = 0; i < n && result == 0; i++) {
+            if (e[i].kind == 'x') {
+                result = DECLINE;
+            } else if (e[i].kind == 'd') {
+                if (depth == cap) {
+                    char **more = realloc(stack, (size_t)(2 * cap) * sizeof(char *));
+                    if (more == NULL) {
+                        result = ENOMEM;
+                        break;
+                    }
+                    stack = more;
+                    cap *= 2;
+                }
+                if ((stack[depth] = sub_path(sub, e[i].name)) == NULL)
+                    result = ENOMEM;
+                else
+                    depth++;
+            }
+        }
     }
-    w->stack[w->depth].rel = rel;
-    w->stack[w->depth].sub = sub;
-    w->depth++;
+    while (depth > 0)
+        free(stack[--depth]);
+    free(stack);
+    free(room);
+    close(top);
+    if (result != 0) {
+        snapshot_free(s);
+        return result;
+    }
+    *out = s;
     return 0;
 }
 
-/* One folder (its rel and sub are the walk's, released here): 0, DECLINE, or -1 with an exception. */
-static int visit(Walk *w, PyObject *rel, char *sub)
+typedef struct {
+    PyObject *known, *hidden, *spaced, *pycache, *empty, *large;
+    long long limit;
+} Answer;
+
+/* Adds one folder of a snapshot (`rel`: its path from the submission root) to the answer: 0, DECLINE (a name
+ * that is not UTF-8), or -1 with an exception. */
+static int build_folder(Answer *w, PyObject *rel, const Folder *f)
 {
-    Entry *e = NULL;
-    Py_ssize_t n = read_folder(w->top, sub, w->room, &e);
     int result = -1;
     PyObject *files = NULL, *dirs = NULL, *entry = NULL;
-    if (n < 0) {
-        if (errno == ENOMEM)
-            PyErr_NoMemory();
-        else
-            result = DECLINE;
-        e = NULL;
-        n = 0;
-        goto done;
-    }
     if ((files = PyDict_New()) == NULL || (dirs = PyList_New(0)) == NULL)
         goto done;
-    if (n == 0) {
+    if (f->n == 0) {
         if (PyList_Append(w->empty, rel) < 0)
             goto done;
     } else {
@@ -266,12 +331,8 @@ static int visit(Walk *w, PyObject *rel, char *sub)
         if (strcmp(base ? base + 1 : text, "__pycache__") == 0 && PyList_Append(w->pycache, rel) < 0)
             goto done;
     }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Entry *it = &e[i];
-        if (it->kind == 'x') {
-            result = DECLINE;
-            goto done;
-        }
+    for (Py_ssize_t i = 0; i < f->n; i++) {
+        const Entry *it = &f->e[i];
         PyObject *name = PyUnicode_DecodeUTF8(it->name, (Py_ssize_t)strlen(it->name), NULL);
         if (name == NULL) {
             if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
@@ -287,21 +348,15 @@ static int visit(Walk *w, PyObject *rel, char *sub)
         if (ok && strchr(it->name, ' ') != NULL)
             ok = PyList_Append(w->spaced, path) == 0;
         if (ok && it->kind == 'd') {
-            char *below = sub_path(sub, it->name);
-            ok = below != NULL && PyList_Append(dirs, name) == 0;
-            if (ok && push(w, path, below) == 0) {
-                path = NULL; /* the stack holds it now */
-            } else {
-                free(below);
-                if (ok)
-                    PyErr_NoMemory();
-                ok = 0;
-            }
+            ok = PyList_Append(dirs, name) == 0;
         } else if (ok) {
             PyObject *size = PyLong_FromLongLong(it->size);
             ok = size != NULL && PyDict_SetItem(files, name, size) == 0;
-            if (ok && it->size > w->limit)
-                ok = append_new(w->large, Py_BuildValue("(OO)", path, size)) == 0;
+            if (ok && it->size > w->limit) {
+                PyObject *large = Py_BuildValue("(OO)", path, size);
+                ok = large != NULL && PyList_Append(w->large, large) == 0;
+                Py_XDECREF(large);
+            }
             Py_XDECREF(size);
         }
         Py_XDECREF(path);
@@ -319,69 +374,42 @@ done:
     Py_XDECREF(entry);
     Py_XDECREF(files);
     Py_XDECREF(dirs);
-    Py_DECREF(rel);
-    free(sub);
-    if (e != NULL)
-        entries_free(e, n);
     return result;
 }
 
-static PyObject *walk(PyObject *self, PyObject *args)
+/* walk()'s answer from a snapshot of the folder whose path from the submission root is `rel`: the tuple,
+ * None (decline), or NULL with an exception. */
+static PyObject *answer(const Snapshot *s, PyObject *rel, long long limit)
 {
-    Py_buffer path;
-    PyObject *rel, *out = NULL;
-    long long limit;
-    Walk w;
-    (void)self;
-    memset(&w, 0, sizeof(w));
-    if (!PyArg_ParseTuple(args, "y*UL", &path, &rel, &limit))
-        return NULL;
-    w.limit = limit;
-    w.top = -1;
-    if (memchr(path.buf, '\0', (size_t)path.len) != NULL) {
-        PyBuffer_Release(&path);
-        Py_RETURN_NONE;
+    Answer w = {NULL, NULL, NULL, NULL, NULL, NULL, limit};
+    PyObject *out = NULL;
+    int result = -1;
+    if ((w.known = PyDict_New()) != NULL && (w.hidden = PyList_New(0)) != NULL && (w.spaced = PyList_New(0)) != NULL
+        && (w.pycache = PyList_New(0)) != NULL && (w.empty = PyList_New(0)) != NULL
+        && (w.large = PyList_New(0)) != NULL)
+        result = 0;
+    for (Py_ssize_t i = 0; i < s->n && result == 0; i++) {
+        const Folder *f = &s->folders[i];
+        PyObject *folder_rel;
+        if (f->sub[0] == '\0') {
+            folder_rel = Py_NewRef(rel);
+        } else { /* (each name on the way was decoded as an entry of the folder above: UTF-8) */
+            PyObject *below = PyUnicode_DecodeUTF8(f->sub, (Py_ssize_t)strlen(f->sub), NULL);
+            folder_rel = below != NULL ? PyUnicode_FromFormat("%U/%U", rel, below) : NULL;
+            Py_XDECREF(below);
+        }
+        if (folder_rel == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+                PyErr_Clear();
+                result = DECLINE;
+            } else {
+                result = -1;
+            }
+            break;
+        }
+        result = build_folder(&w, folder_rel, f);
+        Py_DECREF(folder_rel);
     }
-    char *top = malloc((size_t)path.len + 1);
-    if (top == NULL) {
-        PyBuffer_Release(&path);
-        return PyErr_NoMemory();
-    }
-    memcpy(top, path.buf, (size_t)path.len);
-    top[path.len] = '\0';
-    PyBuffer_Release(&path);
-    w.top = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(top);
-    int result = w.top < 0 ? DECLINE : 0;
-    if (result == 0 && ((w.known = PyDict_New()) == NULL || (w.hidden = PyList_New(0)) == NULL
-                        || (w.spaced = PyList_New(0)) == NULL || (w.pycache = PyList_New(0)) == NULL
-                        || (w.empty = PyList_New(0)) == NULL || (w.large = PyList_New(0)) == NULL))
-        result = -1;
-    if (result == 0 && DIRENT_ROOM > 0 && (w.room = malloc(DIRENT_ROOM > 0 ? DIRENT_ROOM : 1)) == NULL) {
-        PyErr_NoMemory();
-        result = -1;
-    }
-    char *sub = result == 0 ? calloc(1, 1) : NULL;
-    if (result == 0 && (sub == NULL || push(&w, rel, sub) < 0)) {
-        free(sub);
-        PyErr_NoMemory();
-        result = -1;
-    } else if (result == 0) {
-        Py_INCREF(rel); /* the stack's reference */
-    }
-    while (result == 0 && w.depth > 0) {
-        w.depth--;
-        result = visit(&w, w.stack[w.depth].rel, w.stack[w.depth].sub);
-    }
-    while (w.depth > 0) { /* what a decline or an error left on the stack */
-        w.depth--;
-        Py_DECREF(w.stack[w.depth].rel);
-        free(w.stack[w.depth].sub);
-    }
-    free(w.stack);
-    free(w.room);
-    if (w.top >= 0)
-        close(w.top);
     if (result == 0)
         out = PyTuple_Pack(6, w.known, w.hidden, w.spaced, w.pycache, w.empty, w.large);
     else if (result == DECLINE)
@@ -395,9 +423,163 @@ static PyObject *walk(PyObject *self, PyObject *args)
     return out;
 }
 
+/* A copy of a bytes path as a C string; NULL (no exception) where it holds a NUL byte, NULL with MemoryError
+ * where memory is out. */
+static char *c_path(const char *buf, Py_ssize_t len)
+{
+    if (memchr(buf, '\0', (size_t)len) != NULL)
+        return NULL;
+    char *out = malloc((size_t)len + 1);
+    if (out == NULL) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    memcpy(out, buf, (size_t)len);
+    out[len] = '\0';
+    return out;
+}
+
+static PyObject *walk(PyObject *self, PyObject *args)
+{
+    Py_buffer path;
+    PyObject *rel, *out;
+    long long limit;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "y*UL", &path, &rel, &limit))
+        return NULL;
+    char *top = c_path(path.buf, path.len);
+    PyBuffer_Release(&path);
+    if (top == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+    Snapshot *s;
+    int taken;
+    Py_BEGIN_ALLOW_THREADS
+    taken = take_snapshot(top, &s);
+    Py_END_ALLOW_THREADS
+    free(top);
+    if (taken == ENOMEM)
+        return PyErr_NoMemory();
+    if (taken != 0)
+        Py_RETURN_NONE;
+    out = answer(s, rel, limit);
+    snapshot_free(s);
+    return out;
+}
+
+#define SNAPSHOT_NAME "checker._walk_scan.snapshot"
+
+static volatile int stop_requested = 0; /* set by stop_snapshots(), read by snapshots() between folders */
+
+static void snapshot_capsule_free(PyObject *capsule)
+{
+    snapshot_free(PyCapsule_GetPointer(capsule, SNAPSHOT_NAME));
+}
+
+static PyObject *snapshots(PyObject *self, PyObject *args)
+{
+    PyObject *paths, *out = NULL;
+    Py_ssize_t max_folders;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &paths, &max_folders))
+        return NULL;
+    Py_ssize_t count = PyList_GET_SIZE(paths);
+    char **tops = calloc((size_t)(count ? count : 1), sizeof(char *));
+    Snapshot **taken = calloc((size_t)(count ? count : 1), sizeof(Snapshot *));
+    if (tops == NULL || taken == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = PyList_GET_ITEM(paths, i);
+        if (!PyBytes_Check(item)) {
+            PyErr_SetString(PyExc_TypeError, "snapshots() takes a list of bytes paths");
+            goto done;
+        }
+        tops[i] = c_path(PyBytes_AS_STRING(item), PyBytes_GET_SIZE(item));
+        if (tops[i] == NULL && PyErr_Occurred())
+            goto done;
+    }
+    stop_requested = 0;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t folders = 0;
+    for (Py_ssize_t i = 0; i < count && !stop_requested && folders < max_folders; i++) {
+        if (tops[i] != NULL && take_snapshot(tops[i], &taken[i]) == 0)
+            folders += taken[i]->n;
+    }
+    Py_END_ALLOW_THREADS
+    if ((out = PyList_New(count)) == NULL)
+        goto done;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *item = taken[i] != NULL ? PyCapsule_New(taken[i], SNAPSHOT_NAME, snapshot_capsule_free)
+                                          : Py_NewRef(Py_None);
+        if (item == NULL) {
+            Py_CLEAR(out);
+            goto done;
+        }
+        taken[i] = NULL; /* the capsule holds it */
+        PyList_SET_ITEM(out, i, item);
+    }
+done:
+    for (Py_ssize_t i = 0; tops != NULL && i < count; i++)
+        free(tops[i]);
+    for (Py_ssize_t i = 0; taken != NULL && i < count; i++)
+        snapshot_free(taken[i]);
+    free(tops);
+    free(taken);
+    return out;
+}
+
+static PyObject *stop_snapshots(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    stop_requested = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *build(PyObject *self, PyObject *args)
+{
+    PyObject *capsule, *rel;
+    long long limit;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "OUL", &capsule, &rel, &limit))
+        return NULL;
+    Snapshot *s = PyCapsule_GetPointer(capsule, SNAPSHOT_NAME);
+    if (s == NULL)
+        return NULL;
+    return answer(s, rel, limit);
+}
+
 #else /* no POSIX folders: the Python walk does it all */
 
 static PyObject *walk(PyObject *self, PyObject *args)
+{
+    (void)self;
+    (void)args;
+    Py_RETURN_NONE;
+}
+
+static PyObject *snapshots(PyObject *self, PyObject *args)
+{
+    PyObject *paths;
+    Py_ssize_t max_folders;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!n", &PyList_Type, &paths, &max_folders))
+        return NULL;
+    PyObject *out = PyList_New(PyList_GET_SIZE(paths));
+    for (Py_ssize_t i = 0; out != NULL && i < PyList_GET_SIZE(paths); i++)
+        PyList_SET_ITEM(out, i, Py_NewRef(Py_None));
+    return out;
+}
+
+static PyObject *stop_snapshots(PyObject *self, PyObject *unused)
+{
+    (void)self;
+    (void)unused;
+    Py_RETURN_NONE;
+}
+
+static PyObject *build(PyObject *self, PyObject *args)
 {
     (void)self;
     (void)args;
@@ -408,6 +590,9 @@ static PyObject *walk(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"walk", walk, METH_VARARGS, "walk(path, rel, limit) -> (known, hidden, spaced, pycache, empty, large) or None"},
+    {"snapshots", snapshots, METH_VARARGS, "snapshots(paths, max_folders) -> [snapshot or None, ...]"},
+    {"build", build, METH_VARARGS, "build(snapshot, rel, limit) -> what walk(path, rel, limit) gives"},
+    {"stop_snapshots", stop_snapshots, METH_NOARGS, "stop_snapshots(): end a snapshots() call in another thread"},
     {NULL, NULL, 0, NULL},
 };
 

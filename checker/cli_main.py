@@ -20,6 +20,10 @@ def main() -> None:
 
             options = parse(argv[1:])
             if options is not None:
+                if not options["use_cache"] and options["git_ref"] is None:
+                    from checker.loaders import prewalk
+
+                    prewalk.start(options["path"])  # (reads the submitter folders while the checker loads)
                 cli_process.prepare(argv)
                 cli_process.leave(_check(options))
     from checker.cli import main as typer_main

@@ -25,6 +25,7 @@ from checker.context import RoundCtx
 from checker.diagnostics import Finding, Location, Severity
 from checker.engine import PROFILES, Profile, plan_for, run_checks, _run_step
 from checker.finish import count_round_findings, new_report
+from checker.loaders import prewalk
 from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
 from checker.models.rules import RoundRules
@@ -158,6 +159,7 @@ def _prepare(checks: tuple[Check, ...]) -> None:
     use it, and is reported there."""
     from checker.loaders.fingerprint import checker_fingerprint
 
+    prewalk.drop()  # (the workers have their copies of what was read ahead)
     checker_fingerprint()
     if any(c.code.startswith("PL") for c in checks if c.scope == "round"):
         from checker.loaders.hardware import default_tables
@@ -269,6 +271,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
                     taken_by[index] = taken
                 finished(unit, output)
 
+            prewalk.finish()  # (no thread may run while the workers are forked)
             run_workers(_unit_worker, work, min(jobs, len(pending)), answered, meanwhile=lambda: _prepare(checks))
             for index in sorted(taken_by):  # the cache's tallies and warnings in the units' order
                 cache.stats.merge(taken_by[index][0])

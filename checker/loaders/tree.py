@@ -24,6 +24,7 @@ from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.compiled import compiled
 from checker.loaders.fs import Listing, Sandbox
 from checker.loaders.inferred_copy import compare_copies, in_inference_order, source_of
+from checker.loaders import prewalk
 from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
 from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
@@ -103,13 +104,18 @@ _NAME = operator.attrgetter("name")
 #: the scandir loop below, which takes over where the folder holds a link, a special file, a name that is not
 #: UTF-8, or something that cannot be read.
 _WALK = compiled("walk", "_walk_scan")
+_BUILD = compiled("build", "_walk_scan")  # the same answer from a folder read ahead (checker.loaders.prewalk)
 
 
 def _walk_submitter(box: Sandbox, rel: str, rules: RoundRules) -> dict:
     """One pass over the submitter folder (links are not followed)."""
     found: dict[str, list] = {k: [] for k in (
         "broken", "escaping", "large", "hidden", "spaced", "pycache", "empty", "errors", "links")}
-    walked = _WALK(os.fsencode(box.abs(rel)), rel, rules.file_size_limit_bytes) if _WALK is not None else None
+    walked = None
+    if _WALK is not None:
+        path, limit = box.abs(rel), rules.file_size_limit_bytes
+        snapshot = prewalk.take(path)
+        walked = _BUILD(snapshot, rel, limit) if snapshot is not None else _WALK(os.fsencode(path), rel, limit)
     if walked is not None:
         known, *names, large = walked
         for key, paths in zip(("hidden", "spaced", "pycache", "empty"), names):

@@ -16,6 +16,7 @@ from checker.loaders.rules import load_rules
 from tests.conftest import REAL
 
 walk = compiled("walk", "_walk_scan")
+snapshots, build = compiled("snapshots", "_walk_scan"), compiled("build", "_walk_scan")
 needs_walk = pytest.mark.skipif(walk is None and not os.environ.get("CI"),
                                 reason="the C extension checker._walk_scan is not built here")
 RULES = load_rules("v5.1")
@@ -35,9 +36,19 @@ def _both(root: str, rel: str, rules=RULES):
     return (tree._walk_submitter(box, rel, rules) if fast is not None else None), tree._scandir_walk(box, rel, rules, fresh)
 
 
+def _read_ahead(path: bytes, rel: str, limit: int):
+    """What a snapshot of ``path`` read ahead gives (None where the snapshot or its building declines)."""
+    (taken,) = snapshots([path], 10**9)
+    return None if taken is None else build(taken, rel, limit)
+
+
 def _same(root: str, rel: str, rules=RULES) -> bool:
-    """The C walk, when it takes the folder, gives what the scandir walk gives (in the same order); True when taken."""
+    """The C walk, when it takes the folder, gives what the scandir walk gives (in the same order), and so does
+    its snapshot read ahead; True when taken."""
     fast, slow = _both(root, rel, rules)
+    path = os.fsencode(Sandbox(root).abs(rel))
+    direct, ahead = walk(path, rel, rules.file_size_limit_bytes), _read_ahead(path, rel, rules.file_size_limit_bytes)
+    assert direct == ahead and (direct is None or [list(direct[0].items())] == [list(ahead[0].items())])
     if fast is None:
         return False
     assert list(fast) == list(slow)
@@ -125,6 +136,11 @@ def test_it_declines_where_the_scandir_walk_has_more_to_say(tmp_path):
         rel = "closed/T" if case == "missing" else "closed/S"
         box = Sandbox(str(root))
         assert walk(os.fsencode(box.abs(rel)), rel, RULES.file_size_limit_bytes) is None, case
+        (taken,) = snapshots([os.fsencode(box.abs(rel))], 100)
+        if case == "latin-1":  # read, and declined when its names are made
+            assert build(taken, rel, RULES.file_size_limit_bytes) is None
+        else:
+            assert taken is None, case
         got = tree._walk_submitter(box, rel, RULES)
         if case in ("link", "deep link", "dangling"):
             assert got["links"], case
@@ -134,6 +150,20 @@ def test_it_declines_where_the_scandir_walk_has_more_to_say(tmp_path):
             assert "closed/S/caf\udce9.txt" in {f"closed/S/{n}" for n in got["known"]["closed/S"][0]}
     for server in cases:
         server.close()
+
+
+@needs_walk
+def test_snapshots_stop_at_the_folder_limit_and_take_only_bytes(tmp_path):
+    _make(tmp_path, {"closed/A/x/a": b"1", "closed/B/b": b"2", "closed/C/c": b"3"})
+    paths = [os.fsencode(tmp_path / "closed" / name) for name in "ABC"]
+    taken = snapshots(paths, 2)  # A holds two folders: the limit is reached after it
+    assert taken[0] is not None and taken[1:] == [None, None]
+    assert build(taken[0], "closed/A", 10) == walk(paths[0], "closed/A", 10)
+    assert snapshots([], 5) == [] and snapshots([b"/no\0where"], 5) == [None]
+    with pytest.raises(TypeError):
+        snapshots(["not bytes"], 5)
+    with pytest.raises((TypeError, ValueError)):
+        build("not a snapshot", "x", 10)
 
 
 @needs_walk
