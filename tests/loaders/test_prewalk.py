@@ -80,3 +80,10 @@ def test_what_was_not_taken_is_dropped():
     assert prewalk._read
     prewalk.drop()
     assert not prewalk._read
+
+
+def test_the_folders_read_ahead_are_the_divisions_of_every_round_file():
+    """The reading starts before the round is known: its division names must be those of every round file."""
+    from checker.loaders.rules import available_rounds
+
+    assert {d for r in available_rounds() for d in load_rules(r).divisions} == set(prewalk.DIVISIONS)
