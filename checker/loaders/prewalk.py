@@ -20,8 +20,9 @@ import threading
 
 #: the division folders read ahead (those of every round file)
 DIVISIONS = ("closed", "open", "network")
-#: at most this many folders are held: a few MB (a 1k-result round has about 12,000)
-MAX_FOLDERS = 40_000
+#: at most this many folders are held (about 600 bytes each, in this process and, shared, in the workers it forks;
+#: a 1k-result round has about 12,000)
+MAX_FOLDERS = 15_000
 
 _read: dict[str, object] = {}  # the submitter folder's path -> its snapshot
 _thread: threading.Thread | None = None
