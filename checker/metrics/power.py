@@ -542,6 +542,8 @@ def coverage_gaps(spl: SplParse, begin: datetime, end: datetime, max_gap_s: floa
         inside = sorted(u for u in spl.us if low < u < high)
     points = [low, *inside, high]
     limit = max_gap_s * 1_000_000
+    if max(map(sub, points[1:], points)) <= limit:
+        return []  # (no gap longer than the limit, as is usual: told by the longest gap, one pass in C)
     longer = map(lt, repeat(limit), map(sub, points[1:], points))  # (b - a > limit, for each gap a..b)
     return [CoverageGap(from_us(a), from_us(b)) for a, b in compress(zip(points, points[1:]), longer)]
 

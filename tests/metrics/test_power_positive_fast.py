@@ -61,3 +61,22 @@ def test_all_positive_logs_read_as_the_plain_loops(size):
             assert (found.samples, found.average_watts) == (len(inside), total / len(inside))
             assert window_has_positive(spl, begin, end)
             assert window_average(spl, begin, end) == sum(inside) / len(inside)
+
+
+def test_coverage_gaps_at_the_limit():
+    from checker.metrics.power import CoverageGap, coverage_gaps, from_us
+
+    start = to_us(parse_stamp("01-15-2024 10:00:00.000"))
+    begin, end = parse_stamp("01-15-2024 10:00:00.000"), parse_stamp("01-15-2024 10:00:10.000")
+    for steps, limit, expected in (
+            ([1_000_000] * 9, 1.0, []),  # every gap exactly the limit: none longer
+            ([1_000_000] * 4 + [1_000_001] + [1_000_000] * 4, 1.0, [(4_000_000, 5_000_001)]),
+            ([1_000_000] * 9, float("nan"), []),
+            ([], 10.0, []), ([], 9.999999, [(0, 10_000_000)])):
+        us, at = [], start
+        for step in steps:
+            at += step
+            us.append(at)
+        spl = SplParse(tuple(us), tuple(1.0 for _ in us), tuple(range(1, len(us) + 1)), ordered=True)
+        found = coverage_gaps(spl, begin, end, limit)
+        assert found == [CoverageGap(from_us(start + a), from_us(start + b)) for a, b in expected], (steps, limit)
