@@ -556,5 +556,9 @@ def ranging_delta_percent(ranging_watts: float, testing_watts: float) -> float:
 
 
 def epoch_utc(stamp: datetime) -> float:
-    """A LoadGen / spl timestamp as seconds since the epoch, read as UTC (official: offset 0)."""
-    return stamp.replace(tzinfo=timezone.utc).timestamp()
+    """A LoadGen / spl timestamp as seconds since the epoch, read as UTC (official: offset 0):
+    ``stamp.replace(tzinfo=timezone.utc).timestamp()``, which is the wall time's distance from the epoch in
+    seconds (``timedelta.total_seconds``, the same division), computed without making an aware copy."""
+    if stamp.tzinfo is not None:
+        stamp = stamp.replace(tzinfo=None)
+    return (stamp - _EPOCH).total_seconds()

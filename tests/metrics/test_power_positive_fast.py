@@ -80,3 +80,31 @@ def test_coverage_gaps_at_the_limit():
         spl = SplParse(tuple(us), tuple(1.0 for _ in us), tuple(range(1, len(us) + 1)), ordered=True)
         found = coverage_gaps(spl, begin, end, limit)
         assert found == [CoverageGap(from_us(start + a), from_us(start + b)) for a, b in expected], (steps, limit)
+
+
+def test_epoch_utc_is_the_aware_timestamp():
+    from datetime import datetime, timedelta, timezone
+
+    from checker.metrics.power import epoch_utc
+
+    rng = random.Random(3)
+    stamps = [parse_stamp("07-25-2024 18:26:24.892"), datetime(1970, 1, 1), datetime(1969, 12, 31, 23, 59, 59, 999999),
+              datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59, 59, 999999), datetime(2024, 2, 29, 12, 0, 0, 1)]
+    stamps += [datetime(1970, 1, 1) + timedelta(microseconds=rng.randrange(-6 * 10 ** 16, 6 * 10 ** 16)) for _ in range(2000)]
+    for stamp in stamps:
+        for zone in (None, timezone.utc, timezone(timedelta(hours=-7)), timezone(timedelta(hours=5, minutes=30))):
+            dated = stamp.replace(tzinfo=zone)
+            assert epoch_utc(dated) == dated.replace(tzinfo=timezone.utc).timestamp(), dated
+
+
+def test_ptd_messages_of_each_server_json():
+    from checker.metrics.ptd_log import identify, ptd_messages
+
+    one = {"ptd_messages": [{"cmd": "Identify", "reply": "WT310,version=1.10.0-abc"}, {"cmd": "x", "reply": 1}]}
+    two = {"ptd_messages": [[{"cmd": "Identify", "reply": "WT333,version=1.11.1-def"}], "odd"]}
+    for _ in range(2):
+        assert ptd_messages(one) == [{"cmd": "Identify", "reply": "WT310,version=1.10.0-abc"}]
+        assert identify(one).version == "1.10.0"
+        assert ptd_messages(two) == [{"cmd": "Identify", "reply": "WT333,version=1.11.1-def"}]
+        assert identify(two).model == "WT333"
+        assert ptd_messages(None) == [] and ptd_messages({}) == []
