@@ -11,11 +11,11 @@ from __future__ import annotations
 from checker.checks.accuracy import accuracy_reading
 from checker.checks.performance import reported_value
 from checker.context import ResultCtx
-from checker.diagnostics import Finding
+from checker.diagnostics import Finding, Severity
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 from checker.models.rules import RoundRules
-from checker.report import ResultSummary, compliance_status, counts_as, findings_in_scope
+from checker.report import ResultSummary, compliance_status, findings_in_scope
 
 
 def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dict[str, list[Finding]]:
@@ -65,15 +65,22 @@ def _model_facts(rules: RoundRules, mlperf_model: str, scenario: str | None) -> 
     return facts
 
 
+_ERROR, _WARNING = Severity.ERROR, Severity.WARNING
+_NOT_COUNTED = ("root", "division")  # (the scopes whose findings count for the run only: counts_as)
+
+
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
     """The summary of one result; ``mine`` are the findings whose scope contains it
     (``findings_by_result``)."""
     errors = warnings = 0
-    for f in mine:
-        counted = counts_as(f)
-        if counted == "error":
-            errors += 1
-        elif counted == "warning":
+    for f in mine:  # (counts_as of each finding, inline: a result holds dozens of findings of its scopes)
+        if f.waived or f.scope in _NOT_COUNTED:
+            continue
+        severity = f.severity
+        if severity == _ERROR:
+            if f.invalidates:
+                errors += 1
+        elif severity == _WARNING:
             warnings += 1
     value = reported_value(result, rules) if result.scenario else None
     power_value = power_eff = None

@@ -159,14 +159,22 @@ def _readers(wanted: tuple[str, ...]) -> tuple[tuple[re.Pattern | None, str], ..
     return tuple(_compiled(pattern) if pattern else (None, "") for pattern in wanted)
 
 
+#: a text of at most _SHORT_TEXT characters and fewer than _SHORT_LINES line feeds is read line by line (the
+#: literal search of _candidate_lines costs more than the lines it passes over)
+_SHORT_LINES, _SHORT_TEXT = 16, 4096
+
+
 def read_accuracy(text: str, patterns: dict[str, str], targets: list[tuple[str, float]],
                   limits: list[tuple[str, float]]) -> AccuracyReading:
     reading = AccuracyReading()
     seen = [False] * len(targets)
     wanted = tuple(patterns.get(m) or "" for m, _ in list(targets) + list(limits))
     if _filterable(wanted) and _plain_breaks(text):
-        lines = _candidate_lines(text, _filter_literals(wanted))
-        candidate = None  # (every line given holds a literal)
+        # (every line given holds a literal, or, in a text of a few lines such as most accuracy.txt, every line:
+        # a line without one is passed over below, literal by literal, as cheaply as the search would find it)
+        lines = (enumerate(text.split("\n"), 1) if len(text) <= _SHORT_TEXT and text.count("\n") < _SHORT_LINES
+                 else _candidate_lines(text, _filter_literals(wanted)))
+        candidate = None
     else:
         candidate = _line_filter(wanted)
         lines = enumerate(text.splitlines(), start=1)

@@ -79,7 +79,12 @@ def average_power(spl: SplParse, begin_stamp, end_stamp) -> PowerWindow:
     """Average of the positive `Watts` readings of a parsed `spl.txt` strictly inside (begin, end)
     (official I2)."""
     begin, end = parse_stamp(begin_stamp), parse_stamp(end_stamp)
-    positive = list(filter(POSITIVE, window_watts(spl, begin, end)))
+    if spl.ordered:
+        low, high = _bounds(spl, begin, end)
+        # (every reading of the window positive, as usual: the window's slice is what the filter keeps)
+        positive = spl.watts[low:high] if not _unusable_in(spl, low, high) else list(filter(POSITIVE, spl.watts[low:high]))
+    else:
+        positive = list(filter(POSITIVE, window_watts(spl, begin, end)))
     total, count = reduce(add, positive, 0.0), len(positive)  # (added in file order, as the official checker does)
     if count == 0:
         raise PowerError(f"no power samples between {begin_stamp} and {end_stamp}")
@@ -457,11 +462,23 @@ def _unusable(spl: SplParse) -> list[int]:
     if known is not None and known[0] is spl:
         return known[1]
     watts = spl.watts
-    found = [] if all(map(POSITIVE, watts)) else [i for i, w in enumerate(watts) if not 0 < w]
+    found = [] if _all_positive(watts) else [i for i, w in enumerate(watts) if not 0 < w]
     if len(_UNUSABLE) >= 16:
         _UNUSABLE.clear()
     _UNUSABLE[id(spl)] = (spl, found)
     return found
+
+
+def _all_positive(watts) -> bool:
+    """``all(map(POSITIVE, watts))`` of numbers, in two passes in C without a call per reading: a sum that is
+    not NaN means no reading is NaN (NaN spreads through any sum), and then the smallest reading decides (the
+    other numbers are ordered); a sum that is NaN (a NaN reading, or +inf with -inf) is told by ``POSITIVE``."""
+    if not watts:
+        return True
+    total = sum(watts)
+    if total != total:
+        return all(map(POSITIVE, watts))
+    return min(watts) > 0
 
 
 def _bounds(spl: SplParse, begin: datetime, end: datetime) -> tuple[int, int]:
@@ -525,6 +542,8 @@ def coverage_gaps(spl: SplParse, begin: datetime, end: datetime, max_gap_s: floa
         inside = sorted(u for u in spl.us if low < u < high)
     points = [low, *inside, high]
     limit = max_gap_s * 1_000_000
+    if max(map(sub, points[1:], points)) <= limit:
+        return []  # (no gap longer than the limit, as is usual: told by the longest gap, one pass in C)
     longer = map(lt, repeat(limit), map(sub, points[1:], points))  # (b - a > limit, for each gap a..b)
     return [CoverageGap(from_us(a), from_us(b)) for a, b in compress(zip(points, points[1:]), longer)]
 
@@ -537,5 +556,9 @@ def ranging_delta_percent(ranging_watts: float, testing_watts: float) -> float:
 
 
 def epoch_utc(stamp: datetime) -> float:
-    """A LoadGen / spl timestamp as seconds since the epoch, read as UTC (official: offset 0)."""
-    return stamp.replace(tzinfo=timezone.utc).timestamp()
+    """A LoadGen / spl timestamp as seconds since the epoch, read as UTC (official: offset 0):
+    ``stamp.replace(tzinfo=timezone.utc).timestamp()``, which is the wall time's distance from the epoch in
+    seconds (``timedelta.total_seconds``, the same division), computed without making an aware copy."""
+    if stamp.tzinfo is not None:
+        stamp = stamp.replace(tzinfo=None)
+    return (stamp - _EPOCH).total_seconds()

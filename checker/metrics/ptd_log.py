@@ -28,9 +28,22 @@ def missing_session_keys(data: Any) -> list[str]:
     return [k for k in SESSION_KEYS if k not in data]
 
 
+_LAST_MESSAGES: list = [None, None]  # the server.json last asked about, and its messages
+
+
 def ptd_messages(server: Any) -> list[dict]:
     """The PTD command/reply pairs of server.json (`ptd_messages`); a per-analyzer list of lists is
-    flattened. Entries that are not {cmd, reply} objects are skipped."""
+    flattened. Entries that are not {cmd, reply} objects are skipped. The list is shared by the callers
+    asking about the same server.json one after the other (three checks and the replies' check of a
+    result): read it, do not change it."""
+    if _LAST_MESSAGES[0] is server and server is not None:
+        return _LAST_MESSAGES[1]
+    found = _ptd_messages(server)
+    _LAST_MESSAGES[:] = [server, found]
+    return found
+
+
+def _ptd_messages(server: Any) -> list[dict]:
     raw = server.get("ptd_messages") if isinstance(server, dict) else None
     out: list[dict] = []
     stack = list(raw) if isinstance(raw, list) else []

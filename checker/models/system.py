@@ -63,13 +63,18 @@ def placeholder_pattern(words: list[str]) -> str:
 _LOWERED: list = [None, frozenset()]  # the placeholder list lowered last, and its words in lower case
 
 
+def _lowered(rules: RoundRules) -> frozenset:
+    """The round's placeholder words in lower case (asked for every field of every system: lowered once)."""
+    words = rules.system_fields.placeholders
+    if _LOWERED[0] is not words:
+        _LOWERED[:] = [words, frozenset(p.lower() for p in words)]
+    return _LOWERED[1]
+
+
 def is_placeholder(value: Any, rules: RoundRules) -> bool:
     if not isinstance(value, str):
         return False
-    words = rules.system_fields.placeholders
-    if _LOWERED[0] is not words:  # (asked for every field of every system: the words are lowered once)
-        _LOWERED[:] = [words, frozenset(p.lower() for p in words)]
-    return value.strip().lower() in _LOWERED[1]
+    return value.strip().lower() in _lowered(rules)
 
 
 def _no_accelerators(data: dict) -> bool:
@@ -245,8 +250,10 @@ def validate_system(data: Any, rules: RoundRules) -> list[tuple[str, str, str]]:
                 continue
             out[(pointer, kind)] = (f"field {name} should be {expected_type(name, rules)}, "
                                     f"found {describe_value(data.get(name))}")
+    lowered = _lowered(rules)
     for name, value in data.items():
-        if placeholder_reported(name, value, data, rules):
+        # (is_placeholder first, inline: a value that is no placeholder, as almost all are, is passed over without a call)
+        if isinstance(value, str) and value.strip().lower() in lowered and placeholder_reported(name, value, data, rules):
             pointer = "/" + name.replace("~", "~0").replace("/", "~1")
             if (pointer, "type") not in out:
                 out[(pointer, "placeholder")] = f"field {name} holds the placeholder {value!r}"
