@@ -23,7 +23,7 @@ needs_scan = pytest.mark.skipif(scan is None and not os.environ.get("CI"),
 
 
 def _fields(log: DetailLog) -> tuple:
-    return (log.raw, log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
+    return ([(key, log.entry(key)) for key in log.raw], log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
             log.undecodable, log._cache)
 
 
@@ -110,7 +110,7 @@ def test_the_python_walk_is_used_when_asked(monkeypatch):
     text = ':::MLLOG {"key": "k", "value": 1' + _TAIL % ("false", "false") + "\n"
     for log in (parse_detail_text(text), loadgen_log.parse_detail_bytes(text.encode())):
         assert (list(log.raw), log.get("k"), log.lines_total, log.problems) == (["k"], 1, 1, [])
-        assert isinstance(log.raw["k"][0], str)
+        assert isinstance(log.entry("k")[0], str)
     assert loadgen_log.parse_summary_text("* a : b\n") == {"a": "b"}
 
 
@@ -205,7 +205,8 @@ def test_every_real_detail_line_has_the_same_tail_answer():
         with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
             text = handle.read().decode("utf-8", errors="replace")
         log = parse_detail_text(text)
-        for key, (line, start, end, _) in log.raw.items():
+        for key in log.raw:
+            line, start, end, _ = log.entry(key)
             at = line.find('"value": ', start, end) + len('"value": ')
             try:
                 _, stop = loadgen_log._DECODER.raw_decode(line, at)
@@ -277,7 +278,7 @@ def test_values_at_once_take_only_plain_values():
     text = "".join(':::MLLOG {"key": "k%d", "value": %s%s\n' % (i, v, _TAIL % ("false", "false"))
                    for i, v in enumerate(['"s"', "12", "-1.5e3", "true", "null", "[1]", '"a\\nb"', "NaN", "1" * 70]))
     log = parse_detail_text(text)
-    values(log.raw, log._cache)
+    values(log.raw, log._cache, log._text, log._spans)
     assert log._cache == {"k0": "s", "k1": 12, "k2": -1500.0, "k3": True, "k4": None}  # (70 digits: left to json)
     assert [log.get(f"k{i}") for i in range(9)] == ["s", 12, -1500.0, True, None, [1], "a\nb", log.get("k7"), int("1" * 70)]
     assert log.get("k7") != log.get("k7")  # (nan)
@@ -298,9 +299,28 @@ def test_values_at_once_on_every_real_detail_log():
     assert count > 300
 
 
+@needs_values
+def test_values_at_once_of_line_numbers_read_only_their_spans():
+    """The C walk's entries are line numbers of the log's text: values() reads them through the spans it is
+    given, and skips a number without a span (none given, 0, negative, past the last line, too large)."""
+    text = "".join(':::MLLOG {"key": "k%d", "value": %d%s\n' % (i, i, _TAIL % ("false", "false")) for i in range(3))
+    log = loadgen_log.parse_detail_bytes(text.encode())
+    assert log.raw == {"k0": 1, "k1": 2, "k2": 3} and log._text == text.encode()
+    assert [log.entry(k)[1:] for k in log.raw] == [(9, len(text) // 3 - 1, 1), (len(text) // 3 + 9, 2 * len(text) // 3 - 1, 2),
+                                                   (2 * len(text) // 3 + 9, len(text) - 1, 3)]
+    cache: dict = {}
+    values(log.raw, cache)
+    assert cache == {}
+    odd = {"a": 0, "b": -1, "c": 4, "d": 2 ** 70, "k2": 3}
+    values(odd, cache, log._text, log._spans)
+    assert cache == {"k2": 2}
+    values(dict(log.raw), cache, log._text, log._spans[:-16])  # (spans of two lines only)
+    assert cache == {"k0": 0, "k1": 1, "k2": 2}
+
+
 def test_a_log_is_decoded_at_once_only_once(monkeypatch):
     calls = []
-    monkeypatch.setattr(loadgen_log, "_VALUES", lambda raw, cache: calls.append(len(raw)))
+    monkeypatch.setattr(loadgen_log, "_VALUES", lambda raw, cache, *text_and_spans: calls.append(len(raw)))
     log = parse_detail_text(':::MLLOG {"key": "k", "value": [1]%s\n' % (_TAIL % ("false", "false")))
     assert (log.get("k"), log.get("k"), log.get("absent", 3), calls) == ([1], [1], 3, [1])
 
@@ -315,7 +335,7 @@ def _same_log(data: bytes) -> None:
     want, got = parse_detail_text(text, "x"), loadgen_log.parse_detail_bytes(data, "x")
     for log in (want, got):
         log.entries = {key: (bytes(t[s:e]) if isinstance(t, bytes) else t[s:e].encode("utf-8"), n)
-                       for key, (t, s, e, n) in log.raw.items()}
+                       for key, (t, s, e, n) in ((key, log.entry(key)) for key in log.raw)}
     assert (got.entries, got.duplicates, got.errors, got.warnings, got.problems, got.lines_total, got.foreign_lines,
             got.undecodable, got._cache) == (want.entries, want.duplicates, want.errors, want.warnings, want.problems,
                                             want.lines_total, want.foreign_lines, want.undecodable, want._cache)
@@ -334,8 +354,10 @@ def test_the_bytes_walk_gives_the_log_of_the_decoded_text(lines, final_newline, 
 def test_the_bytes_walk_takes_ascii_logs_only():
     line = ':::MLLOG {"key": "k", "value": 1%s\n' % (_TAIL % ("false", "false"))
     log = DetailLog(path="x")
-    assert scan(line.encode(), log.raw, log.duplicates, lambda *a: None) == (1, 1)
-    assert log.raw["k"][0] == line.encode() and type(next(iter(log.raw))) is str
+    lines, markers, log._spans = scan(line.encode(), log.raw, log.duplicates, lambda *a: None)
+    log._text = line.encode()
+    assert (lines, markers, log.raw) == (1, 1, {"k": 1}) and type(next(iter(log.raw))) is str
+    assert log.entry("k") == (line.encode(), 9, len(line) - 1, 1)
     for data in (line.replace("a.cc", "\u00e9.cc").encode("utf-8"), line.encode() + b"\x80"):
         log = DetailLog(path="x")
         assert scan(data, log.raw, log.duplicates, lambda *a: None) is None and not log.raw
