@@ -12,7 +12,9 @@
  * ``raw`` (key -> its line's number, where the Python walk puts (text, start, last, number): the (start, last)
  * of each line are in the ``spans`` it returns) and ``duplicates`` (keys met again) in the same order; a line
  * the Python walk hands to ``_slow_line`` (flagged as an error or warning, no closing quote after its key, a
- * backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk. ``text`` is a
+ * backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk, but for a flagged
+ * line of a plain value and LoadGen's tail when the log's ``errors``, ``warnings`` and ``cache`` are given: it is
+ * read here as _slow_line reads it (flagged_entry). ``text`` is a
  * str, or the bytes of a log file, which the walk takes when they are all ASCII (then they are the str their
  * UTF-8 decoding gives, character for character: the entries hold the bytes, keys and payloads are str).
  * It returns (lines, marker lines, spans), or None, having changed nothing, when the text is not one it takes:
@@ -213,14 +215,24 @@ static PyObject *cut_key(PyObject *text, const char *s, int is_bytes, Py_ssize_t
     return ascii_str(s + from, to - from);
 }
 
+/* the lists and dict of a log that a flagged line read here goes to (scan()'s optional arguments) */
+typedef struct {
+    PyObject *errors, *warnings, *cache;
+} Flagged;
+
 static Py_ssize_t walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
-                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans);
+                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans, const Flagged *flags);
+static int flagged_entry(PyObject *text, const char *s, int is_bytes, Py_ssize_t key_at, Py_ssize_t close,
+                         Py_ssize_t start, Py_ssize_t last, Py_ssize_t number, PyObject *raw, PyObject *duplicates,
+                         Py_ssize_t *span, const Flagged *flags);
 
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     PyObject *text, *raw, *duplicates, *slow;
+    Flagged flags = {NULL, NULL, NULL};
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!O!O", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow))
+    if (!PyArg_ParseTuple(args, "OO!O!O|O!O!O!", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow,
+                          &PyList_Type, &flags.errors, &PyList_Type, &flags.warnings, &PyDict_Type, &flags.cache))
         return NULL;
     const char *s;
     Py_ssize_t size;
@@ -258,7 +270,8 @@ static PyObject *scan(PyObject *self, PyObject *args)
     }
     Py_ssize_t *span = (Py_ssize_t *)PyBytes_AS_STRING(spans);
     memset(span, 0, (size_t)lines * 2 * sizeof(Py_ssize_t));
-    Py_ssize_t markers = walk(text, s, is_bytes, ends, lines, raw, duplicates, slow, span);
+    Py_ssize_t markers = walk(text, s, is_bytes, ends, lines, raw, duplicates, slow, span,
+                              flags.cache != NULL ? &flags : NULL);
     PyMem_Free(ends);
     if (markers < 0) {
         Py_DECREF(spans);
@@ -289,7 +302,7 @@ static inline Py_ssize_t quote_or_backslash(const char *s, Py_ssize_t i, Py_ssiz
  * exception set. An entry is its line's number (a small int: no object is made for it below 257), and its
  * line's (start, last) go to spans[2 * (number - 1)]: the log keeps the text and the spans (DetailLog._spans). */
 static Py_ssize_t walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
-                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans)
+                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans, const Flagged *flags)
 {
     Py_ssize_t pos = 0, number = 0, markers = 0;
     for (Py_ssize_t line = 0; line < lines; line++) {
@@ -306,8 +319,17 @@ static Py_ssize_t walk(PyObject *text, const char *s, int is_bytes, const Py_ssi
                     last--;
                 plain = plain && s[last - 1] == '}';
             }
-            if (plain && flagged(s, last - WINDOW < start ? start : last - WINDOW, last))
+            if (plain && flagged(s, last - WINDOW < start ? start : last - WINDOW, last)) {
+                int done = flags == NULL ? 0 : flagged_entry(text, s, is_bytes, key_at, close, start, last, number,
+                                                             raw, duplicates, spans + 2 * line, flags);
+                if (done < 0)
+                    return -1;
+                if (done) {
+                    pos = end + 1;
+                    continue;
+                }
                 plain = 0;
+            }
             if (!plain) {
                 PyObject *payload = cut(text, s, is_bytes, start, last);
                 if (payload == NULL)
@@ -814,6 +836,81 @@ static PyObject *values(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+/* ------------------------------------------------------------------ a flagged line read here
+ *
+ * flagged_entry(): a line flagged as an error or a warning whose key is printable, whose value is one values()
+ * takes and whose tail is the one LoadGen writes (tail_at: strictly valid JSON, the flags the only
+ * '{"is_error": ' of the line, as no string of it holds a quote) is what _slow_line makes of it, without
+ * decoding the whole line in Python: (key, value, number) appended to errors (is_error true) or else to warnings
+ * (is_warning true), then the key to duplicates when raw has it, else the entry (its line number and span, as a
+ * plain line's) to raw and its value to cache. 1 when done, 0 for a line left to _slow_line, -1 on an error. */
+static int flagged_entry(PyObject *text, const char *s, int is_bytes, Py_ssize_t key_at, Py_ssize_t close,
+                         Py_ssize_t start, Py_ssize_t last, Py_ssize_t number, PyObject *raw, PyObject *duplicates,
+                         Py_ssize_t *span, const Flagged *flags)
+{
+    static const char metadata[] = "{\"is_error\": ", warning[] = ", \"is_warning\": ";
+    const Py_ssize_t nm = (Py_ssize_t)sizeof(metadata) - 1, nw = (Py_ssize_t)sizeof(warning) - 1;
+    const unsigned char *u = (const unsigned char *)s;
+    Py_ssize_t at;
+    if (last - close < KEY_TO_VALUE_LEN || memcmp(s + close, KEY_TO_VALUE, (size_t)KEY_TO_VALUE_LEN) != 0)
+        return 0;
+    PyObject *value = NULL;
+    Py_ssize_t stop = 0;
+    int got = scalar(u, last, close + KEY_TO_VALUE_LEN, is_bytes, &value, &stop);
+    if (got <= 0)
+        return got;
+    if (!tail_at(u, stop, last)) {
+        Py_DECREF(value);
+        return 0;
+    }
+    for (at = stop;; at++) {  /* (tail_at: the tail holds it, once) */
+        const char *brace = memchr(s + at, '{', (size_t)(last - at));
+        if (brace == NULL) {
+            Py_DECREF(value);
+            return 0;
+        }
+        at = brace - s;
+        if (last - at >= nm && memcmp(s + at, metadata, (size_t)nm) == 0)
+            break;
+    }
+    at += nm;
+    int is_error = s[at] == 't';
+    at += is_error ? 4 : 5;
+    int is_warning = last - at > nw && s[at + nw] == 't';
+    PyObject *key = cut_key(text, s, is_bytes, key_at, close);
+    if (key == NULL) {
+        Py_DECREF(value);
+        return -1;
+    }
+    int failed = 0, known;
+    if (!printable(key)) {
+        Py_DECREF(key);
+        Py_DECREF(value);
+        return 0;
+    }
+    if (is_error || is_warning) {
+        PyObject *row = Py_BuildValue("(OOn)", key, value, number);
+        failed = row == NULL || PyList_Append(is_error ? flags->errors : flags->warnings, row) < 0;
+        Py_XDECREF(row);
+    }
+    if (!failed) {
+        known = PyDict_Contains(raw, key);
+        failed = known < 0;
+        if (known == 1) {
+            failed = PyList_Append(duplicates, key) < 0;
+        } else if (known == 0) {
+            PyObject *line = PyLong_FromSsize_t(number);
+            failed = line == NULL || PyDict_SetItem(raw, key, line) < 0 || PyDict_SetItem(flags->cache, key, value) < 0;
+            Py_XDECREF(line);
+            span[0] = start;
+            span[1] = last;
+        }
+    }
+    Py_DECREF(key);
+    Py_DECREF(value);
+    return failed ? -1 : 1;
+}
+
 /* ------------------------------------------------------------------ summary logs
  *
  * summary(text): the pairs of a summary log as parse_summary_text reads them (its lines as str.splitlines
@@ -982,7 +1079,8 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
+    {"scan", scan, METH_VARARGS,
+     "scan(text, raw, duplicates, slow[, errors, warnings, cache]) -> (lines, markers, spans) or None"},
     {"entry_lines", entry_lines, METH_VARARGS, "entry_lines(buf, end) -> (rows, events, lines, fresh)"},
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
     {"values", values, METH_VARARGS,

@@ -230,7 +230,8 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     log = DetailLog(path=path)
     counted = None
     if _SCAN is not None:
-        counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+        counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number),
+                        log.errors, log.warnings, log._cache)
         if counted is not None:
             log._text = text
     if counted is None:
@@ -244,7 +245,8 @@ def parse_detail_bytes(data: bytes, path: str = "<memory>") -> DetailLog:
     which are the decoded text character for character)."""
     if _SCAN is not None:
         log = DetailLog(path=path)
-        counted = _SCAN(data, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+        counted = _SCAN(data, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number),
+                        log.errors, log.warnings, log._cache)
         if counted is not None:
             log._text = data
             return _walked(log, counted, False)  # (ASCII: nothing to replace)

@@ -22,8 +22,14 @@ needs_scan = pytest.mark.skipif(scan is None and not os.environ.get("CI"),
                                 reason="the C extension checker._detail_scan is not built here")
 
 
+def _entries(log: DetailLog) -> list:
+    """(key, the characters of its entry, its line number) of each entry, in order (the C walk keeps the line of a
+    flagged line in the log's text, the Python walk the line alone)."""
+    return [(key, text[start:end], number) for key, (text, start, end, number) in map(lambda k: (k, log.entry(k)), log.raw)]
+
+
 def _fields(log: DetailLog) -> tuple:
-    return ([(key, log.entry(key)) for key in log.raw], log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
+    return (_entries(log), log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
             log.undecodable, log._cache)
 
 
@@ -316,6 +322,58 @@ def test_values_at_once_of_line_numbers_read_only_their_spans():
     assert cache == {"k2": 2}
     values(dict(log.raw), cache, log._text, log._spans[:-16])  # (spans of two lines only)
     assert cache == {"k0": 0, "k1": 1, "k2": 2}
+
+
+@st.composite
+def _flagged_lines(draw) -> str:
+    """A line flagged as an error and/or a warning, of odd keys, values and tails too."""
+    key = draw(st.sampled_from(["k", "warning_generic_message", "error_invalid_config", "k\x01", "k\x7f", "k\u00e9",
+                                "\u00a0k", "k y"]))
+    tail = _TAIL % (draw(st.sampled_from(["true", "false"])), draw(st.sampled_from(["true", "false"])))
+    tail = draw(st.sampled_from([tail, tail.replace("1.5", "01"), tail.replace('"a.cc"', '"a\\q"'), tail[:-1], tail + " ",
+                                 tail.replace('"a.cc"', '"{\\"is_error\\": false"'), tail.replace(", ", ",", 1),
+                                 tail.replace('"a.cc"', '"{\\"is_error\\": true}"'), tail + ', "value": 9}']))
+    joint = draw(st.sampled_from(['", "value": ', '",  "value": ']))
+    return ':::MLLOG {"key": "%s%s%s%s' % (key, joint, draw(st.sampled_from(_VALUE_TEXTS)), tail)
+
+
+@needs_scan
+@settings(max_examples=300)
+@given(st.lists(st.one_of(_flagged_lines(), _lines()), min_size=1, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_flagged_lines_read_in_c_are_what_the_python_walk_makes(lines, newline):
+    """A flagged line of a plain value and LoadGen's tail, read in C, gives the log's errors, warnings, entries,
+    duplicates, values and problems the Python walk gives (_slow_line); from a str and from the log's bytes."""
+    text = newline.join(lines) + newline
+    assert _same(text)
+    _same_log(text.encode("utf-8"))
+
+
+@needs_scan
+def test_a_flagged_line_of_a_plain_value_is_read_without_the_slow_walk():
+    def line(key, value, error, warning):
+        return ':::MLLOG {"key": "%s", "value": %s%s\n' % (key, value, _TAIL % (error, warning))
+
+    text = (line("warning_generic_message", '"Found audit.config"', "false", "true") + line("k", "1", "true", "true")
+            + line("warning_generic_message", '"again"', "false", "true") + line("e", "[1]", "true", "false")
+            + line("w", '"x\\ny"', "false", "true") + line("k\x01", "2", "true", "false"))
+    calls = []
+    log = DetailLog(path="x")
+    lines, markers, log._spans = scan(text.encode(), log.raw, log.duplicates, lambda *a: calls.append(a), log.errors,
+                                      log.warnings, log._cache)
+    log._text = text.encode()
+    assert [number for _, number in calls] == [4, 5, 6]  # (not a plain value, an escape, a control character)
+    assert (lines, markers, log.raw, log.duplicates) == (6, 6, {"warning_generic_message": 1, "k": 2},
+                                                         ["warning_generic_message"])
+    assert log.errors == [("k", 1, 2)]
+    assert log.warnings == [("warning_generic_message", "Found audit.config", 1), ("warning_generic_message", "again", 3)]
+    assert log._cache == {"warning_generic_message": "Found audit.config", "k": 1}
+    assert log.entry("k") == (text.encode(), len(line("warning_generic_message", '"Found audit.config"', "false", "true")) + 9,
+                              len(line("warning_generic_message", '"Found audit.config"', "false", "true"))
+                              + len(line("k", "1", "true", "true")) - 1, 2)
+    python = _python(text)
+    assert (python.errors, python.warnings[:2], python.duplicates) == (log.errors + [("e", [1], 4)], log.warnings,
+                                                                         log.duplicates)
+    assert [p.line for p in python.problems] == [6]  # (a control character in a string: not JSON)
 
 
 def test_a_log_is_decoded_at_once_only_once(monkeypatch):
