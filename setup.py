@@ -1,10 +1,11 @@
 """Build details pyproject.toml cannot express (everything else is there).
 
 The C extensions, checker._detail_scan (the line walk of LoadGen detail logs), checker._power_scan (the
-readings of spl.txt and ptd_logs.txt), checker._accuracy_scan (the long-line blocks of accuracy logs) and
-checker._walk_scan (the walk of a submitter folder), are optional: where one cannot be compiled the install
-goes on without it and the same reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power,
-checker.metrics.ptd_read, checker.loaders.accuracy_entries, checker.loaders.tree).
+readings of spl.txt and ptd_logs.txt), checker._accuracy_scan (the long-line blocks of accuracy logs),
+checker._walk_scan (the walk of a submitter folder) and checker._json_scan (the shape of a JSON file: keys
+written twice, nesting), are optional: where one cannot be compiled the install goes on without it and the same
+reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power, checker.metrics.ptd_read,
+checker.loaders.accuracy_entries, checker.loaders.tree, checker.loaders.json_keys).
 
 rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
 checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
@@ -34,5 +35,6 @@ setup(
                  Extension("checker._power_scan", ["checker/_power_scan.c"], depends=[SIMD], optional=True),
                  Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], depends=[GRAMMAR, SIMD],
                            optional=True),
-                 Extension("checker._walk_scan", ["checker/_walk_scan.c"], optional=True)],
+                 Extension("checker._walk_scan", ["checker/_walk_scan.c"], optional=True),
+                 Extension("checker._json_scan", ["checker/_json_scan.c"], optional=True)],
 )

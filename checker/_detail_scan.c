@@ -9,12 +9,15 @@
  * callback raises or memory errors.
  *
  * scan(text, raw, duplicates, slow) walks the lines of ``text`` exactly as the Python walk does and fills
- * ``raw`` (key -> (text, start, last, number)) and ``duplicates`` (keys met again) in the same order; a line
+ * ``raw`` (key -> its line's number, where the Python walk puts (text, start, last, number): the (start, last)
+ * of each line are in the ``spans`` it returns) and ``duplicates`` (keys met again) in the same order; a line
  * the Python walk hands to ``_slow_line`` (flagged as an error or warning, no closing quote after its key, a
- * backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk. ``text`` is a
+ * backslash in its key) is handed to ``slow(payload, number)`` at the same point of the walk, but for a flagged
+ * line of a plain value and LoadGen's tail when the log's ``errors``, ``warnings`` and ``cache`` are given: it is
+ * read here as _slow_line reads it (flagged_entry). ``text`` is a
  * str, or the bytes of a log file, which the walk takes when they are all ASCII (then they are the str their
  * UTF-8 decoding gives, character for character: the entries hold the bytes, keys and payloads are str).
- * It returns (lines, marker lines), or None, having changed nothing, when the text is not one it takes:
+ * It returns (lines, marker lines, spans), or None, having changed nothing, when the text is not one it takes:
  * a str of wider characters than one byte, bytes that are not all ASCII, an empty text, or any line that
  * is neither empty nor a ``:::MLLOG {"key": "`` line (a foreign line, a marker further in, a blank line of
  * spaces): the Python walk then reads the whole log.
@@ -77,16 +80,6 @@ static int trailing_space(unsigned char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == 0x0b || c == 0x0c || (c >= 0x1c && c <= 0x1f) || c == 0x85
            || c == 0xa0;
-}
-
-static PyObject *entry(PyObject *text, Py_ssize_t start, Py_ssize_t last, Py_ssize_t number)
-{
-    PyObject *a = PyLong_FromSsize_t(start), *b = PyLong_FromSsize_t(last), *c = PyLong_FromSsize_t(number);
-    PyObject *out = (a && b && c) ? PyTuple_Pack(4, text, a, b, c) : NULL;
-    Py_XDECREF(a);
-    Py_XDECREF(b);
-    Py_XDECREF(c);
-    return out;
 }
 
 /* AVX2, where the CPU has it (_simd.h), reads 128 bytes at a time where SSE2 reads 64. The tests run both
@@ -222,14 +215,24 @@ static PyObject *cut_key(PyObject *text, const char *s, int is_bytes, Py_ssize_t
     return ascii_str(s + from, to - from);
 }
 
-static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
-                      PyObject *raw, PyObject *duplicates, PyObject *slow);
+/* the lists and dict of a log that a flagged line read here goes to (scan()'s optional arguments) */
+typedef struct {
+    PyObject *errors, *warnings, *cache;
+} Flagged;
+
+static Py_ssize_t walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
+                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans, const Flagged *flags);
+static int flagged_entry(PyObject *text, const char *s, int is_bytes, Py_ssize_t key_at, Py_ssize_t close,
+                         Py_ssize_t start, Py_ssize_t last, Py_ssize_t number, PyObject *raw, PyObject *duplicates,
+                         Py_ssize_t *span, const Flagged *flags);
 
 static PyObject *scan(PyObject *self, PyObject *args)
 {
     PyObject *text, *raw, *duplicates, *slow;
+    Flagged flags = {NULL, NULL, NULL};
     (void)self;
-    if (!PyArg_ParseTuple(args, "OO!O!O", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow))
+    if (!PyArg_ParseTuple(args, "OO!O!O|O!O!O!", &text, &PyDict_Type, &raw, &PyList_Type, &duplicates, &slow,
+                          &PyList_Type, &flags.errors, &PyList_Type, &flags.warnings, &PyDict_Type, &flags.cache))
         return NULL;
     const char *s;
     Py_ssize_t size;
@@ -259,9 +262,22 @@ static PyObject *scan(PyObject *self, PyObject *args)
             return NULL;
         Py_RETURN_NONE;
     }
-    PyObject *out = walk(text, s, is_bytes, ends, lines, raw, duplicates, slow);
+    /* (start, last) of each line's entry, by its number: zeros for the lines without one (blank, slow, repeated) */
+    PyObject *spans = PyBytes_FromStringAndSize(NULL, lines * 2 * (Py_ssize_t)sizeof(Py_ssize_t));
+    if (spans == NULL) {
+        PyMem_Free(ends);
+        return NULL;
+    }
+    Py_ssize_t *span = (Py_ssize_t *)PyBytes_AS_STRING(spans);
+    memset(span, 0, (size_t)lines * 2 * sizeof(Py_ssize_t));
+    Py_ssize_t markers = walk(text, s, is_bytes, ends, lines, raw, duplicates, slow, span,
+                              flags.cache != NULL ? &flags : NULL);
     PyMem_Free(ends);
-    return out;
+    if (markers < 0) {
+        Py_DECREF(spans);
+        return NULL;
+    }
+    return Py_BuildValue("(nnN)", lines, markers, spans);
 }
 
 /* the first i in [from, to) with s[i] a quote or a backslash, or to: 16 bytes at a time with SSE2 */
@@ -282,9 +298,11 @@ static inline Py_ssize_t quote_or_backslash(const char *s, Py_ssize_t i, Py_ssiz
     return i;
 }
 
-/* scan()'s walk of the lines of a text it takes, ending at ``ends`` */
-static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
-                      PyObject *raw, PyObject *duplicates, PyObject *slow)
+/* scan()'s walk of the lines of a text it takes, ending at ``ends``: the number of marker lines, or -1 with an
+ * exception set. An entry is its line's number (a small int: no object is made for it below 257), and its
+ * line's (start, last) go to spans[2 * (number - 1)]: the log keeps the text and the spans (DetailLog._spans). */
+static Py_ssize_t walk(PyObject *text, const char *s, int is_bytes, const Py_ssize_t *ends, Py_ssize_t lines,
+                       PyObject *raw, PyObject *duplicates, PyObject *slow, Py_ssize_t *spans, const Flagged *flags)
 {
     Py_ssize_t pos = 0, number = 0, markers = 0;
     for (Py_ssize_t line = 0; line < lines; line++) {
@@ -301,38 +319,49 @@ static PyObject *walk(PyObject *text, const char *s, int is_bytes, const Py_ssiz
                     last--;
                 plain = plain && s[last - 1] == '}';
             }
-            if (plain && flagged(s, last - WINDOW < start ? start : last - WINDOW, last))
+            if (plain && flagged(s, last - WINDOW < start ? start : last - WINDOW, last)) {
+                int done = flags == NULL ? 0 : flagged_entry(text, s, is_bytes, key_at, close, start, last, number,
+                                                             raw, duplicates, spans + 2 * line, flags);
+                if (done < 0)
+                    return -1;
+                if (done) {
+                    pos = end + 1;
+                    continue;
+                }
                 plain = 0;
+            }
             if (!plain) {
                 PyObject *payload = cut(text, s, is_bytes, start, last);
                 if (payload == NULL)
-                    return NULL;
+                    return -1;
                 PyObject *done = PyObject_CallFunction(slow, "On", payload, number);
                 Py_DECREF(payload);
                 if (done == NULL)
-                    return NULL;
+                    return -1;
                 Py_DECREF(done);
             } else {
                 PyObject *key = cut_key(text, s, is_bytes, key_at, close);
                 if (key == NULL)
-                    return NULL;
+                    return -1;
                 int known = PyDict_Contains(raw, key);
                 int failed = known < 0;
                 if (known == 1) {
                     failed = PyList_Append(duplicates, key) < 0;
                 } else if (known == 0) {
-                    PyObject *value = entry(text, start, last, number);
+                    PyObject *value = PyLong_FromSsize_t(number);
                     failed = value == NULL || PyDict_SetItem(raw, key, value) < 0;
                     Py_XDECREF(value);
+                    spans[2 * line] = start;
+                    spans[2 * line + 1] = last;
                 }
                 Py_DECREF(key);
                 if (failed)
-                    return NULL;
+                    return -1;
             }
         }
         pos = end + 1;
     }
-    return Py_BuildValue("(nn)", number, markers);
+    return markers;
 }
 
 /* ------------------------------------------------------------------ the tail of a line as LoadGen writes it
@@ -602,8 +631,9 @@ static PyObject *tail_ok(PyObject *self, PyObject *args)
 
 /* ------------------------------------------------------------------ the values of a detail log at once
  *
- * values(raw, cache): for each entry of ``raw`` (key -> (text, start, end, number), as the walks make them)
- * whose key is not in ``cache``, the value DetailLog.get would decode alone, put in ``cache``, when it is a
+ * values(raw, cache, text, spans): for each entry of ``raw`` (key -> (text, start, end, number), or a line
+ * number of ``text`` whose (start, end) ``spans`` holds, as the walks make them) whose key is not in ``cache``,
+ * the value DetailLog.get would decode alone, put in ``cache``, when it is a
  * string without escapes, a number, true, false or null (json.JSONDecoder.raw_decode gives the same
  * object for those: the same grammar, and ints and floats made by the same functions); any other entry
  * (an array or object, an escape, wider characters, a line whose value or tail is not the plain one) is
@@ -734,25 +764,44 @@ static const char KEY_TO_VALUE[] = "\", \"value\": ";  /* between a line's key a
 
 static PyObject *values(PyObject *self, PyObject *args)
 {
-    PyObject *raw, *cache, *key, *item;
+    PyObject *raw, *cache, *key, *item, *log_text = Py_None, *spans = Py_None;
     Py_ssize_t pos = 0;
     (void)self;
-    if (!PyArg_ParseTuple(args, "O!O!", &PyDict_Type, &raw, &PyDict_Type, &cache))
+    if (!PyArg_ParseTuple(args, "O!O!|OO", &PyDict_Type, &raw, &PyDict_Type, &cache, &log_text, &spans))
         return NULL;
+    const Py_ssize_t *span = PyBytes_Check(spans) ? (const Py_ssize_t *)PyBytes_AS_STRING(spans) : NULL;
+    Py_ssize_t spanned = span == NULL ? 0 : PyBytes_GET_SIZE(spans) / (Py_ssize_t)(2 * sizeof(Py_ssize_t));
     while (PyDict_Next(raw, &pos, &key, &item)) {
-        if (!PyUnicode_Check(key) || !PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 4)
+        PyObject *text;
+        Py_ssize_t start, end;
+        if (!PyUnicode_Check(key))
             continue;
+        if (PyLong_CheckExact(item)) {  /* a line of the log's own text (scan) */
+            Py_ssize_t number = PyLong_AsSsize_t(item);
+            if (number < 1 || number > spanned) {
+                if (number == -1 && PyErr_Occurred())
+                    PyErr_Clear();
+                continue;
+            }
+            text = log_text;
+            start = span[2 * (number - 1)];
+            end = span[2 * (number - 1) + 1];
+        } else if (PyTuple_Check(item) && PyTuple_GET_SIZE(item) == 4) {
+            text = PyTuple_GET_ITEM(item, 0);
+            start = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1));
+            end = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 2));
+            if ((start == -1 || end == -1) && PyErr_Occurred()) {
+                PyErr_Clear();
+                continue;
+            }
+        } else {
+            continue;
+        }
         int known = PyDict_Contains(cache, key);
         if (known < 0)
             return NULL;
         if (known)
             continue;
-        PyObject *text = PyTuple_GET_ITEM(item, 0);
-        Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 1)), end = PyLong_AsSsize_t(PyTuple_GET_ITEM(item, 2));
-        if ((start == -1 || end == -1) && PyErr_Occurred()) {
-            PyErr_Clear();
-            continue;
-        }
         const unsigned char *s;
         Py_ssize_t size;
         int ascii = PyBytes_Check(text);
@@ -785,6 +834,81 @@ static PyObject *values(PyObject *self, PyObject *args)
         Py_DECREF(value);
     }
     Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------ a flagged line read here
+ *
+ * flagged_entry(): a line flagged as an error or a warning whose key is printable, whose value is one values()
+ * takes and whose tail is the one LoadGen writes (tail_at: strictly valid JSON, the flags the only
+ * '{"is_error": ' of the line, as no string of it holds a quote) is what _slow_line makes of it, without
+ * decoding the whole line in Python: (key, value, number) appended to errors (is_error true) or else to warnings
+ * (is_warning true), then the key to duplicates when raw has it, else the entry (its line number and span, as a
+ * plain line's) to raw and its value to cache. 1 when done, 0 for a line left to _slow_line, -1 on an error. */
+static int flagged_entry(PyObject *text, const char *s, int is_bytes, Py_ssize_t key_at, Py_ssize_t close,
+                         Py_ssize_t start, Py_ssize_t last, Py_ssize_t number, PyObject *raw, PyObject *duplicates,
+                         Py_ssize_t *span, const Flagged *flags)
+{
+    static const char metadata[] = "{\"is_error\": ", warning[] = ", \"is_warning\": ";
+    const Py_ssize_t nm = (Py_ssize_t)sizeof(metadata) - 1, nw = (Py_ssize_t)sizeof(warning) - 1;
+    const unsigned char *u = (const unsigned char *)s;
+    Py_ssize_t at;
+    if (last - close < KEY_TO_VALUE_LEN || memcmp(s + close, KEY_TO_VALUE, (size_t)KEY_TO_VALUE_LEN) != 0)
+        return 0;
+    PyObject *value = NULL;
+    Py_ssize_t stop = 0;
+    int got = scalar(u, last, close + KEY_TO_VALUE_LEN, is_bytes, &value, &stop);
+    if (got <= 0)
+        return got;
+    if (!tail_at(u, stop, last)) {
+        Py_DECREF(value);
+        return 0;
+    }
+    for (at = stop;; at++) {  /* (tail_at: the tail holds it, once) */
+        const char *brace = memchr(s + at, '{', (size_t)(last - at));
+        if (brace == NULL) {
+            Py_DECREF(value);
+            return 0;
+        }
+        at = brace - s;
+        if (last - at >= nm && memcmp(s + at, metadata, (size_t)nm) == 0)
+            break;
+    }
+    at += nm;
+    int is_error = s[at] == 't';
+    at += is_error ? 4 : 5;
+    int is_warning = last - at > nw && s[at + nw] == 't';
+    PyObject *key = cut_key(text, s, is_bytes, key_at, close);
+    if (key == NULL) {
+        Py_DECREF(value);
+        return -1;
+    }
+    int failed = 0, known;
+    if (!printable(key)) {
+        Py_DECREF(key);
+        Py_DECREF(value);
+        return 0;
+    }
+    if (is_error || is_warning) {
+        PyObject *row = Py_BuildValue("(OOn)", key, value, number);
+        failed = row == NULL || PyList_Append(is_error ? flags->errors : flags->warnings, row) < 0;
+        Py_XDECREF(row);
+    }
+    if (!failed) {
+        known = PyDict_Contains(raw, key);
+        failed = known < 0;
+        if (known == 1) {
+            failed = PyList_Append(duplicates, key) < 0;
+        } else if (known == 0) {
+            PyObject *line = PyLong_FromSsize_t(number);
+            failed = line == NULL || PyDict_SetItem(raw, key, line) < 0 || PyDict_SetItem(flags->cache, key, value) < 0;
+            Py_XDECREF(line);
+            span[0] = start;
+            span[1] = last;
+        }
+    }
+    Py_DECREF(key);
+    Py_DECREF(value);
+    return failed ? -1 : 1;
 }
 
 /* ------------------------------------------------------------------ summary logs
@@ -955,10 +1079,12 @@ done:
 }
 
 static PyMethodDef methods[] = {
-    {"scan", scan, METH_VARARGS, "scan(text, raw, duplicates, slow) -> (lines, markers) or None"},
+    {"scan", scan, METH_VARARGS,
+     "scan(text, raw, duplicates, slow[, errors, warnings, cache]) -> (lines, markers, spans) or None"},
     {"entry_lines", entry_lines, METH_VARARGS, "entry_lines(buf, end) -> (rows, events, lines, fresh)"},
     {"tail_ok", tail_ok, METH_VARARGS, "tail_ok(text, stop, end) -> whether text[stop:end] is LoadGen's line tail"},
-    {"values", values, METH_VARARGS, "values(raw, cache) -> None: the plain values of a detail log's entries into cache"},
+    {"values", values, METH_VARARGS,
+     "values(raw, cache[, text, spans]) -> None: the plain values of a detail log's entries into cache"},
     {"summary", summary, METH_VARARGS, "summary(text) -> the key/value pairs of a summary log, or None"},
     {"use_avx2", use_avx2, METH_O, "use_avx2(on) -> whether the AVX2 reading is used from now on"},
     {NULL, NULL, 0, NULL},

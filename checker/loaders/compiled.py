@@ -1,7 +1,8 @@
 """The C extensions ``checker._detail_scan`` (``checker/_detail_scan.c``, the log readers' fast paths),
 ``checker._power_scan`` (``checker/_power_scan.c``, the power logs' readings), ``checker._accuracy_scan``
-(``checker/_accuracy_scan.c``, the long-line blocks of accuracy logs) and ``checker._walk_scan``
-(``checker/_walk_scan.c``, the walk of a submitter folder).
+(``checker/_accuracy_scan.c``, the long-line blocks of accuracy logs), ``checker._walk_scan``
+(``checker/_walk_scan.c``, the walk of a submitter folder) and ``checker._json_scan`` (``checker/_json_scan.c``,
+the shape of a JSON text).
 
 They are optional: ``pip install`` builds them where a C compiler and the Python headers are there. Each of
 their functions stands for Python code that gives the same answer (the tests compare both on real and

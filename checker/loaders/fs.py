@@ -15,7 +15,7 @@ from functools import cached_property, partial
 from typing import BinaryIO
 
 from checker.loaders.hashing_reader import HashingReader
-from checker.loaders.json_keys import DuplicateKey, loads_recording
+from checker.loaders.json_keys import DuplicateKey, loads_recording, shape as json_shape
 
 MAX_TEXT_BYTES = 16 * 1024 * 1024
 MAX_JSON_DEPTH = 64
@@ -311,15 +311,17 @@ def parse_json_text(text: str) -> tuple[object, str | None]:
 
 def parse_json_keys(text: str) -> tuple[object, str | None, tuple[DuplicateKey, ...]]:
     """``parse_json_text`` plus the keys written twice (``checker.loaders.json_keys``)."""
+    found = json_shape(text) if json_shape is not None else None  # (unique keys, bracket depth), or None
     try:
-        value, duplicates = loads_recording(text)
+        value, duplicates = loads_recording(text, unique=found is not None and found[0])
     except RecursionError:
         return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     except ValueError as exc:
         return None, f"invalid JSON: {exc}", ()
     # a value nests at most one level deeper than its containers, each of which is a bracket of the text:
-    # with fewer brackets than the limit the walk over the value cannot find it too deep
-    if (text.count("{") + text.count("[") >= MAX_JSON_DEPTH
+    # with fewer brackets than the limit (or brackets nesting less deep) the walk over the value cannot find
+    # it too deep
+    if ((found[1] if found is not None else text.count("{") + text.count("[")) >= MAX_JSON_DEPTH
             and _depth(value, MAX_JSON_DEPTH) > MAX_JSON_DEPTH):
         return None, f"JSON nesting deeper than {MAX_JSON_DEPTH} levels", ()
     return value, None, duplicates

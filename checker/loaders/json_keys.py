@@ -9,6 +9,12 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from checker.loaders.compiled import compiled
+
+#: (whether no object of a JSON text can hold a key twice, how deep its brackets nest) of an ASCII text, in C
+#: (``checker/_json_scan.c``); None where it is not built
+shape = compiled("shape", "_json_scan")
+
 
 @dataclass(frozen=True, eq=False)
 class DuplicateKey:
@@ -33,8 +39,12 @@ def _text(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def loads_recording(text: str) -> tuple[Any, tuple[DuplicateKey, ...]]:
-    """``json.loads`` (last value wins) plus the duplicate keys it met. Raises as ``json.loads``."""
+def loads_recording(text: str, unique: bool = False) -> tuple[Any, tuple[DuplicateKey, ...]]:
+    """``json.loads`` (last value wins) plus the duplicate keys it met. Raises as ``json.loads``. ``unique``: the
+    caller knows that no object of the text holds a key twice (:data:`shape`): json.loads alone then gives the
+    value, without a call per object to record the keys."""
+    if unique:
+        return json.loads(text), ()
     seen: dict[int, list[tuple[str, list[Any]]]] = {}
 
     def hook(pairs: list[tuple[str, Any]]) -> dict:

@@ -59,8 +59,10 @@ class DetailLog:
 
     path: str
     # key -> (text holding the entry, start and end of its JSON object in that text, line number); the text
-    # is a str, or the bytes of an all-ASCII log walked as bytes (parse_detail_bytes)
-    raw: dict[str, tuple[str | bytes, int, int, int]] = field(default_factory=dict)
+    # is a str, or the bytes of an all-ASCII log walked as bytes (parse_detail_bytes). The C walk puts the line
+    # number alone, of a line of ``_text`` whose start and end ``_spans`` holds (no tuple and no int made for a
+    # line: :meth:`entry` gives the tuple)
+    raw: dict[str, tuple[str | bytes, int, int, int] | int] = field(default_factory=dict)
     errors: list[tuple[str, Any, int]] = field(default_factory=list)  # (key, value, line)
     warnings: list[tuple[str, Any, int]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -71,6 +73,9 @@ class DetailLog:
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
     _batched: bool = field(default=False, repr=False, compare=False)  # the plain values were decoded at once
     _undecoded: set | None = field(default=None, repr=False, compare=False)  # (get_many)
+    _text: str | bytes | None = field(default=None, repr=False, compare=False)  # the text the C walk walked
+    # (start, end) of the entry of each line of ``_text`` (by line number - 1), native Py_ssize_t pairs
+    _spans: bytes | None = field(default=None, repr=False, compare=False)
 
     def get(self, key: str, default: Any = None) -> Any:
         value = self._cache.get(key, _SENTINEL)
@@ -89,7 +94,7 @@ class DetailLog:
             if not self._batched:
                 self._batched = True
                 if _VALUES is not None:
-                    _VALUES(self.raw, self._cache)
+                    _VALUES(self.raw, self._cache, self._text, self._spans)
             # (the entries without a value in the cache then; a value decoded later only makes this set wider
             # than it need be)
             undecoded = self._undecoded = self.raw.keys() - self._cache.keys()
@@ -108,11 +113,11 @@ class DetailLog:
         if not self._batched:
             self._batched = True
             if _VALUES is not None:
-                _VALUES(self.raw, self._cache)
+                _VALUES(self.raw, self._cache, self._text, self._spans)
                 value = self._cache.get(key, _SENTINEL)
                 if value is not _SENTINEL:
                     return value
-        text, start, end, number = self.raw[key]
+        text, start, end, number = self.entry(key)
         if text.__class__ is bytes:  # (an ASCII log walked as bytes: its line, as the str walk would hold it)
             text, start, end = text[start:end].decode("ascii"), 0, end - start
         try:
@@ -128,6 +133,15 @@ class DetailLog:
             value = None
         self._cache[key] = value
         return value
+
+    def entry(self, key: str) -> tuple[str | bytes, int, int, int]:
+        """(text holding the entry ``key``, start and end of its JSON object in that text, line number)."""
+        item = self.raw[key]
+        if item.__class__ is not int:
+            return item
+        at = 2 * (item - 1)
+        spans = memoryview(self._spans).cast("n")
+        return self._text, spans[at], spans[at + 1], item
 
     @property
     def values(self) -> dict[str, Any]:
@@ -216,7 +230,10 @@ def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:
     log = DetailLog(path=path)
     counted = None
     if _SCAN is not None:
-        counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+        counted = _SCAN(text, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number),
+                        log.errors, log.warnings, log._cache)
+        if counted is not None:
+            log._text = text
     if counted is None:
         counted = _walk_lines(log, text)
     return _walked(log, counted, text.find("\ufffd") >= 0)
@@ -228,14 +245,20 @@ def parse_detail_bytes(data: bytes, path: str = "<memory>") -> DetailLog:
     which are the decoded text character for character)."""
     if _SCAN is not None:
         log = DetailLog(path=path)
-        counted = _SCAN(data, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number))
+        counted = _SCAN(data, log.raw, log.duplicates, lambda payload, number: _slow_line(log, payload, number),
+                        log.errors, log.warnings, log._cache)
         if counted is not None:
+            log._text = data
             return _walked(log, counted, False)  # (ASCII: nothing to replace)
     return parse_detail_text(data.decode("utf-8", errors="replace"), path)
 
 
-def _walked(log: DetailLog, counted: tuple[int, int], undecodable: bool) -> DetailLog:
-    log.lines_total, markers = counted
+def _walked(log: DetailLog, counted: tuple, undecodable: bool) -> DetailLog:
+    """``log`` once walked; ``counted``: (lines, marker lines) of the Python walk, (lines, marker lines, spans)
+    of the C walk."""
+    log.lines_total, markers = counted[0], counted[1]
+    if len(counted) > 2:
+        log._spans = counted[2]
     log.undecodable = undecodable
     if markers == 0:
         log.problems.append(LogProblem(0, f"no '{MARKER}' lines: not a LoadGen detail log"))

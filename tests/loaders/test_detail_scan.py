@@ -22,8 +22,14 @@ needs_scan = pytest.mark.skipif(scan is None and not os.environ.get("CI"),
                                 reason="the C extension checker._detail_scan is not built here")
 
 
+def _entries(log: DetailLog) -> list:
+    """(key, the characters of its entry, its line number) of each entry, in order (the C walk keeps the line of a
+    flagged line in the log's text, the Python walk the line alone)."""
+    return [(key, text[start:end], number) for key, (text, start, end, number) in map(lambda k: (k, log.entry(k)), log.raw)]
+
+
 def _fields(log: DetailLog) -> tuple:
-    return (log.raw, log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
+    return (_entries(log), log.duplicates, log.errors, log.warnings, log.problems, log.lines_total, log.foreign_lines,
             log.undecodable, log._cache)
 
 
@@ -110,7 +116,7 @@ def test_the_python_walk_is_used_when_asked(monkeypatch):
     text = ':::MLLOG {"key": "k", "value": 1' + _TAIL % ("false", "false") + "\n"
     for log in (parse_detail_text(text), loadgen_log.parse_detail_bytes(text.encode())):
         assert (list(log.raw), log.get("k"), log.lines_total, log.problems) == (["k"], 1, 1, [])
-        assert isinstance(log.raw["k"][0], str)
+        assert isinstance(log.entry("k")[0], str)
     assert loadgen_log.parse_summary_text("* a : b\n") == {"a": "b"}
 
 
@@ -205,7 +211,8 @@ def test_every_real_detail_line_has_the_same_tail_answer():
         with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
             text = handle.read().decode("utf-8", errors="replace")
         log = parse_detail_text(text)
-        for key, (line, start, end, _) in log.raw.items():
+        for key in log.raw:
+            line, start, end, _ = log.entry(key)
             at = line.find('"value": ', start, end) + len('"value": ')
             try:
                 _, stop = loadgen_log._DECODER.raw_decode(line, at)
@@ -277,7 +284,7 @@ def test_values_at_once_take_only_plain_values():
     text = "".join(':::MLLOG {"key": "k%d", "value": %s%s\n' % (i, v, _TAIL % ("false", "false"))
                    for i, v in enumerate(['"s"', "12", "-1.5e3", "true", "null", "[1]", '"a\\nb"', "NaN", "1" * 70]))
     log = parse_detail_text(text)
-    values(log.raw, log._cache)
+    values(log.raw, log._cache, log._text, log._spans)
     assert log._cache == {"k0": "s", "k1": 12, "k2": -1500.0, "k3": True, "k4": None}  # (70 digits: left to json)
     assert [log.get(f"k{i}") for i in range(9)] == ["s", 12, -1500.0, True, None, [1], "a\nb", log.get("k7"), int("1" * 70)]
     assert log.get("k7") != log.get("k7")  # (nan)
@@ -298,9 +305,80 @@ def test_values_at_once_on_every_real_detail_log():
     assert count > 300
 
 
+@needs_values
+def test_values_at_once_of_line_numbers_read_only_their_spans():
+    """The C walk's entries are line numbers of the log's text: values() reads them through the spans it is
+    given, and skips a number without a span (none given, 0, negative, past the last line, too large)."""
+    text = "".join(':::MLLOG {"key": "k%d", "value": %d%s\n' % (i, i, _TAIL % ("false", "false")) for i in range(3))
+    log = loadgen_log.parse_detail_bytes(text.encode())
+    assert log.raw == {"k0": 1, "k1": 2, "k2": 3} and log._text == text.encode()
+    assert [log.entry(k)[1:] for k in log.raw] == [(9, len(text) // 3 - 1, 1), (len(text) // 3 + 9, 2 * len(text) // 3 - 1, 2),
+                                                   (2 * len(text) // 3 + 9, len(text) - 1, 3)]
+    cache: dict = {}
+    values(log.raw, cache)
+    assert cache == {}
+    odd = {"a": 0, "b": -1, "c": 4, "d": 2 ** 70, "k2": 3}
+    values(odd, cache, log._text, log._spans)
+    assert cache == {"k2": 2}
+    values(dict(log.raw), cache, log._text, log._spans[:-16])  # (spans of two lines only)
+    assert cache == {"k0": 0, "k1": 1, "k2": 2}
+
+
+@st.composite
+def _flagged_lines(draw) -> str:
+    """A line flagged as an error and/or a warning, of odd keys, values and tails too."""
+    key = draw(st.sampled_from(["k", "warning_generic_message", "error_invalid_config", "k\x01", "k\x7f", "k\u00e9",
+                                "\u00a0k", "k y"]))
+    tail = _TAIL % (draw(st.sampled_from(["true", "false"])), draw(st.sampled_from(["true", "false"])))
+    tail = draw(st.sampled_from([tail, tail.replace("1.5", "01"), tail.replace('"a.cc"', '"a\\q"'), tail[:-1], tail + " ",
+                                 tail.replace('"a.cc"', '"{\\"is_error\\": false"'), tail.replace(", ", ",", 1),
+                                 tail.replace('"a.cc"', '"{\\"is_error\\": true}"'), tail + ', "value": 9}']))
+    joint = draw(st.sampled_from(['", "value": ', '",  "value": ']))
+    return ':::MLLOG {"key": "%s%s%s%s' % (key, joint, draw(st.sampled_from(_VALUE_TEXTS)), tail)
+
+
+@needs_scan
+@settings(max_examples=300)
+@given(st.lists(st.one_of(_flagged_lines(), _lines()), min_size=1, max_size=8), st.sampled_from(["\n", "\r\n"]))
+def test_flagged_lines_read_in_c_are_what_the_python_walk_makes(lines, newline):
+    """A flagged line of a plain value and LoadGen's tail, read in C, gives the log's errors, warnings, entries,
+    duplicates, values and problems the Python walk gives (_slow_line); from a str and from the log's bytes."""
+    text = newline.join(lines) + newline
+    assert _same(text)
+    _same_log(text.encode("utf-8"))
+
+
+@needs_scan
+def test_a_flagged_line_of_a_plain_value_is_read_without_the_slow_walk():
+    def line(key, value, error, warning):
+        return ':::MLLOG {"key": "%s", "value": %s%s\n' % (key, value, _TAIL % (error, warning))
+
+    text = (line("warning_generic_message", '"Found audit.config"', "false", "true") + line("k", "1", "true", "true")
+            + line("warning_generic_message", '"again"', "false", "true") + line("e", "[1]", "true", "false")
+            + line("w", '"x\\ny"', "false", "true") + line("k\x01", "2", "true", "false"))
+    calls = []
+    log = DetailLog(path="x")
+    lines, markers, log._spans = scan(text.encode(), log.raw, log.duplicates, lambda *a: calls.append(a), log.errors,
+                                      log.warnings, log._cache)
+    log._text = text.encode()
+    assert [number for _, number in calls] == [4, 5, 6]  # (not a plain value, an escape, a control character)
+    assert (lines, markers, log.raw, log.duplicates) == (6, 6, {"warning_generic_message": 1, "k": 2},
+                                                         ["warning_generic_message"])
+    assert log.errors == [("k", 1, 2)]
+    assert log.warnings == [("warning_generic_message", "Found audit.config", 1), ("warning_generic_message", "again", 3)]
+    assert log._cache == {"warning_generic_message": "Found audit.config", "k": 1}
+    assert log.entry("k") == (text.encode(), len(line("warning_generic_message", '"Found audit.config"', "false", "true")) + 9,
+                              len(line("warning_generic_message", '"Found audit.config"', "false", "true"))
+                              + len(line("k", "1", "true", "true")) - 1, 2)
+    python = _python(text)
+    assert (python.errors, python.warnings[:2], python.duplicates) == (log.errors + [("e", [1], 4)], log.warnings,
+                                                                         log.duplicates)
+    assert [p.line for p in python.problems] == [6]  # (a control character in a string: not JSON)
+
+
 def test_a_log_is_decoded_at_once_only_once(monkeypatch):
     calls = []
-    monkeypatch.setattr(loadgen_log, "_VALUES", lambda raw, cache: calls.append(len(raw)))
+    monkeypatch.setattr(loadgen_log, "_VALUES", lambda raw, cache, *text_and_spans: calls.append(len(raw)))
     log = parse_detail_text(':::MLLOG {"key": "k", "value": [1]%s\n' % (_TAIL % ("false", "false")))
     assert (log.get("k"), log.get("k"), log.get("absent", 3), calls) == ([1], [1], 3, [1])
 
@@ -315,7 +393,7 @@ def _same_log(data: bytes) -> None:
     want, got = parse_detail_text(text, "x"), loadgen_log.parse_detail_bytes(data, "x")
     for log in (want, got):
         log.entries = {key: (bytes(t[s:e]) if isinstance(t, bytes) else t[s:e].encode("utf-8"), n)
-                       for key, (t, s, e, n) in log.raw.items()}
+                       for key, (t, s, e, n) in ((key, log.entry(key)) for key in log.raw)}
     assert (got.entries, got.duplicates, got.errors, got.warnings, got.problems, got.lines_total, got.foreign_lines,
             got.undecodable, got._cache) == (want.entries, want.duplicates, want.errors, want.warnings, want.problems,
                                             want.lines_total, want.foreign_lines, want.undecodable, want._cache)
@@ -334,8 +412,10 @@ def test_the_bytes_walk_gives_the_log_of_the_decoded_text(lines, final_newline, 
 def test_the_bytes_walk_takes_ascii_logs_only():
     line = ':::MLLOG {"key": "k", "value": 1%s\n' % (_TAIL % ("false", "false"))
     log = DetailLog(path="x")
-    assert scan(line.encode(), log.raw, log.duplicates, lambda *a: None) == (1, 1)
-    assert log.raw["k"][0] == line.encode() and type(next(iter(log.raw))) is str
+    lines, markers, log._spans = scan(line.encode(), log.raw, log.duplicates, lambda *a: None)
+    log._text = line.encode()
+    assert (lines, markers, log.raw) == (1, 1, {"k": 1}) and type(next(iter(log.raw))) is str
+    assert log.entry("k") == (line.encode(), 9, len(line) - 1, 1)
     for data in (line.replace("a.cc", "\u00e9.cc").encode("utf-8"), line.encode() + b"\x80"):
         log = DetailLog(path="x")
         assert scan(data, log.raw, log.duplicates, lambda *a: None) is None and not log.raw

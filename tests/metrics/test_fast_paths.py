@@ -447,7 +447,7 @@ def _detail_by_split(text: str):
 
 
 def _detail_facts(log, total):
-    values = {key: (entry[-1], repr(log.get(key))) for key, entry in log.raw.items()}
+    values = {key: (log.entry(key)[-1], repr(log.get(key))) for key in log.raw}
     return values, log.errors, log.warnings, log.duplicates, [p.line for p in log.problems], total
 
 
@@ -484,7 +484,7 @@ def _value_by_json(log, key):
     (value, whether the line was reported as invalid JSON)."""
     import json
 
-    text, start, end, _ = log.raw[key]
+    text, start, end, _ = log.entry(key)
     try:
         decoded = json.loads(text[start:end])
     except (ValueError, RecursionError):
