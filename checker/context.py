@@ -220,3 +220,7 @@ class RoundCtx:
 
     root: str
     results: tuple  # tuple[ResultSummary, ...]
+    # what round checks computed of the results submitter by submitter while they were checked, by name (the
+    # plausibility checks' "plausibility": a ``checker.checks.plausibility.RoundPart``), or None; a check
+    # uses it only where it covers exactly ``results``
+    precomputed: dict | None = field(default=None, compare=False, repr=False)

@@ -64,6 +64,13 @@ def open_round(path: str, rules: RoundRules, profile: str = "default", checks: t
 UnitOutput = tuple[list[Finding], list[ResultSummary], "str | None"]  # findings, summaries, their digest
 
 
+class UnitOutputs(dict):
+    """The outputs of ``check_units`` by unit (a dict), with what the round checks computed of them unit by
+    unit while the workers ran (``precomputed``, for ``RoundCtx.precomputed``; None when nothing was)."""
+
+    precomputed: dict | None = None
+
+
 
 def check_unit(root: str, division: str, submitter: str, rules: RoundRules, profile: Profile,
                checks: tuple[Check, ...] = ALL_CHECKS, cache=None, defer: bool = False, quick=...):
@@ -172,6 +179,18 @@ def _prepare(checks: tuple[Check, ...]) -> None:
             pass
 
 
+def _round_parts(rules: RoundRules, checks: tuple[Check, ...]) -> dict | None:
+    """The accumulators of the round checks' per-submitter parts, filled in this process as each unit's answer
+    comes while the workers check the others (``checker.checks.plausibility.RoundPart``: the Submissions and
+    the assessment of each result; the round checks then do only what compares submitters). None when no
+    round check takes one."""
+    if not any(c.code.startswith("PL") for c in checks if c.scope == "round"):
+        return None
+    from checker.checks.plausibility import RoundPart
+
+    return {"plausibility": RoundPart(rules)}
+
+
 def _worker_output(unit: tuple[str, str], answer):
     """(output, the cache's tallies or None) of a worker's answer; a worker that died without answering
     gives its unit the finding a crash of the checker gives (TL001)."""
@@ -219,7 +238,9 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
     In parallel, units found unchanged by the cache's stat fields are taken in this process first; the
     others go to the workers largest first (``unit_weight``), so that the last one to finish is small.
     ``spool`` (a ``checker.spool.FindingSpool``): each unit's findings are written to it as the unit
-    finishes and its output holds their ``Batch`` instead of the list."""
+    finishes and its output holds their ``Batch`` instead of the list. In parallel, this process meanwhile
+    computes the round checks' per-unit parts (``_round_parts``) from each unit's summaries as they come; the
+    outputs (a :class:`UnitOutputs`) then carry them to ``assemble``."""
     root, prof = start.root, start.profile
     unit_cache = cache if cache is not None and cache.usable else None
     out: dict[tuple[str, str], UnitOutput] = {}
@@ -228,13 +249,34 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
     done = 0
     place = {unit: index for index, unit in enumerate(start.units, 1)} if spool is not None else {}
     tables: dict = {}
+    # in parallel: the round checks' per-unit parts (_round_parts), fed each unit's summaries as they come. What
+    # comes before the workers are forked waits for them (the assessment's models are built after the fork, in
+    # _prepare); what comes from the cache waits for a unit checked again (while every unit is taken from the
+    # cache, the round's findings most likely are too: nothing is computed ahead for them)
+    parts = _round_parts(rules, checks) if jobs > 1 and len(units) > 1 and checks is ALL_CHECKS else None
+    later: list = []  # the summaries not fed yet
+    forked = fresh = False
 
-    def finished(unit, output) -> None:
+    def feed(summaries=None, checked: bool = False) -> None:
+        nonlocal fresh
+        if summaries is not None:
+            later.append(summaries)
+        fresh = fresh or checked
+        if forked and fresh:
+            for waited in later:
+                for part in parts.values():
+                    part.add(waited)
+            later.clear()
+
+    def finished(unit, output, checked: bool = True) -> None:
         nonlocal done
         findings, summaries, digest = output
         if spool is not None:
             findings = spool.add(findings, place.get(unit, len(place) + 1))
-        out[unit] = (findings, shared(summaries, tables), digest)
+        summaries = shared(summaries, tables)
+        out[unit] = (findings, summaries, digest)
+        if parts is not None:
+            feed(summaries, checked)
         done += 1
         if progress:
             progress(done, len(units), unit)
@@ -247,7 +289,7 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             for unit in units:
                 hit, quick[unit] = quick_hit(root, *unit, unit_cache)
                 if hit is not None:
-                    finished(unit, hit)
+                    finished(unit, hit, checked=False)
                 else:
                     pending.append(unit)
         if len(pending) > 1:
@@ -264,19 +306,33 @@ def check_units(start: RoundStart, units: list[tuple[str, str]], rules: RoundRul
             def answered(index: int, answer) -> None:
                 unit = pending[index]
                 output, taken = _worker_output(unit, answer)
+                checked = True  # (not taken whole from the cache)
                 if isinstance(output, UnitPointer):  # load it here; checked here if the entry fails to load
-                    output = unit_hit(unit_cache, output.key) or check_unit(
-                        root, *unit, rules, prof, checks, cache=unit_cache)
+                    hit = unit_hit(unit_cache, output.key)
+                    checked = hit is None
+                    output = hit or check_unit(root, *unit, rules, prof, checks, cache=unit_cache)
+                elif output[2] is not None:  # through the cache: checked again only where its tallies say so
+                    checked = taken is not None and taken[0].units_checked > 0
                 if taken is not None:
                     taken_by[index] = taken
-                finished(unit, output)
+                finished(unit, output, checked)
+
+            def meanwhile() -> None:
+                nonlocal forked
+                _prepare(checks)
+                forked = True
+                if parts is not None:
+                    feed()
 
             prewalk.finish()  # (no thread may run while the workers are forked)
-            run_workers(_unit_worker, work, min(jobs, len(pending)), answered, meanwhile=lambda: _prepare(checks))
+            run_workers(_unit_worker, work, min(jobs, len(pending)), answered, meanwhile=meanwhile)
             for index in sorted(taken_by):  # the cache's tallies and warnings in the units' order
                 cache.stats.merge(taken_by[index][0])
                 cache.warnings += taken_by[index][1]
-            return {unit: out[unit] for unit in units}
+            outputs = UnitOutputs((unit, out[unit]) for unit in units)
+            if parts is not None and forked and not later:  # (every unit's summaries fed)
+                outputs.precomputed = parts
+            return outputs
         units = pending
     for division, submitter in units:
         finished((division, submitter), check_unit(root, division, submitter, rules, prof, checks, cache=unit_cache))
@@ -317,7 +373,8 @@ def assemble(start: RoundStart, outputs: dict[tuple[str, str], UnitOutput], rule
     # checks over the whole set of results (scope "round"), run once in this process
     round_checks = tuple(c for c in checks if c.scope == "round")
     if round_checks:
-        round_ctx = RoundCtx(root=root, results=tuple(sorted(summaries, key=lambda s: s.id)))
+        round_ctx = RoundCtx(root=root, results=tuple(sorted(summaries, key=lambda s: s.id)),
+                             precomputed=getattr(outputs, "precomputed", None))
         found: list[Finding] | None = None
         round_key = None
         if unit_cache is not None and checks is ALL_CHECKS:  # round checks are pure over the summaries

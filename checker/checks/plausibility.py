@@ -99,45 +99,135 @@ def _flagged(row: _Row, th) -> bool:
             or (row.server_offline_ratio is not None and row.server_offline_ratio > th.server_offline_warning))
 
 
+class RoundPart:
+    """The part of the assessment (:func:`_round`) that follows from one submitter's results alone, computed
+    submitter by submitter as their summaries come (:meth:`add`, one submitter folder's summaries a call): the
+    Submissions, each result's assessment (:func:`assess_result`) and row, the peer groups and the Offline
+    values. What compares the submitters (the peer and Server/Offline terms, which rows a check can report,
+    their order) is left to :meth:`finish`.
+
+    ``checker.pipeline`` fills one while the workers check the submitters and hands it to the round checks
+    (``RoundCtx.precomputed``); :func:`_round` uses it only when it covers exactly the round's results
+    (:meth:`covers`), and assesses them itself otherwise. The order the submitters come in does not matter:
+    a Submission is made of one submitter folder's results (grouped by division, submitter and system, as
+    ``iter_submissions`` groups them), a peer median does not depend on the order of the peers, and the
+    rows are sorted by result id. A call whose summaries are not all of one submitter folder, a folder given
+    twice, or an exception while adding leaves the part unusable (``usable``)."""
+
+    def __init__(self, rules) -> None:
+        self.rules = rules
+        self.usable = True
+        self._fed: list = []  # every summary added (of any division), to compare with the round's
+        self._folders: set = set()  # the (division, submitter) of every call
+        self._tables = None  # (hardware, work) as the first call found them
+        self._helpers: tuple = ()
+        self._peers = None
+        self._offline: dict = {}  # (submission id, model key) -> (value, units, result id)
+        self._rows: list[_Row] = []
+        self._texts: dict = {}
+        self._any_assessed = False
+
+    def add(self, summaries: list) -> None:
+        """Add the summaries of one submitter folder (a list); a failure makes the part unusable (:func:`_round`
+        then assesses the round itself, and meets the failure where the checks report it)."""
+        if not self.usable:
+            return
+        try:
+            self._add(summaries)
+        except Exception:  # noqa: BLE001 - met again by the plain assessment, which reports it
+            self._drop()
+
+    def _add(self, summaries, track: bool = True) -> None:
+        """``track``: note what was added, for :meth:`covers` (not needed where the part is finished at once)."""
+        if track and summaries:
+            # one submitter folder a call, each once: no Submission is split across calls (iter_submissions
+            # groups by division, submitter and system)
+            division, submitter = summaries[0].division, summaries[0].submitter
+            if (division, submitter) in self._folders or not all(
+                    s.division == division and s.submitter == submitter for s in summaries):
+                self._drop()
+                return
+            self._folders.add((division, submitter))
+            self._fed += summaries
+        if self._tables is None:  # (imported once: an import statement costs a call to add about 10 us)
+            from checker.audit.from_report import iter_submissions
+            from checker.loaders.hardware import default_tables
+            from checker.metrics.plausibility import Peers, assess_result
+            from checker.models.audit_inputs import normalise_text
+
+            self._tables = default_tables()
+            self._peers = Peers()
+            self._helpers = (iter_submissions, assess_result, normalise_text)
+        iter_submissions, assess_result, normalise_text = self._helpers
+        hardware, work = self._tables
+        threshold = work.thresholds.utilisation_warning
+        peers, offline, rows, texts = self._peers, self._offline, self._rows, self._texts
+        any_assessed = self._any_assessed
+        for sub, ids in iter_submissions(summaries, self.rules, valid_only=True, divisions=("closed",)):
+            system = _System.of(sub)
+            for r, place in zip(sub.results, peers.add(sub)):
+                rid = ids.get(r.key)
+                if normalise_text(r.scenario) == "offline":
+                    offline[(sub.id, normalise_text(r.model))] = (r.value, r.units, rid)
+                if rid is None:
+                    continue
+                a = assess_result(sub, r, hardware, work)
+                any_assessed = any_assessed or a.status == "assessed"
+                rows.append(_row(rid, system, a, place, threshold, texts))
+        self._any_assessed = any_assessed
+
+    def _drop(self) -> None:
+        self.usable = False
+        self._fed, self._folders, self._peers, self._offline, self._rows, self._texts = [], set(), None, {}, [], {}
+
+    def covers(self, results, rules) -> bool:
+        """Whether the part holds exactly ``results`` (the same summary objects, as many times) under
+        ``rules`` and the shipped tables as they are now, and is not finished yet."""
+        if not self.usable or rules is not self.rules or len(results) != len(self._fed):
+            return False
+        if self._tables is not None:
+            from checker.loaders.hardware import default_tables
+
+            if default_tables() is not self._tables:
+                return False
+        fed = set(map(id, self._fed))
+        return len(fed) == len(self._fed) and fed == set(map(id, results))
+
+    def finish(self) -> _Round:
+        """The round's assessment: the peer and Server/Offline terms of every row, the rows a check can
+        report sorted by result id. Once: the part is then emptied."""
+        if self._tables is None:  # (nothing was added)
+            from checker.loaders.hardware import default_tables
+
+            self._tables = default_tables()
+        th = self._tables[1].thresholds
+        peers = self._peers
+        kept = []
+        for row in self._rows:
+            rel = peers.relative(row.place, th)
+            row.place = None
+            row.per_accelerator, row.peer_ratio = rel.per_accelerator, rel.peer_ratio
+            row.peer_count, row.server_offline_ratio = rel.peer_count, rel.server_offline_ratio
+            if _flagged(row, th):
+                kept.append(row)
+        kept.sort(key=lambda r: r.result_id)
+        state = _Round(rows=tuple(kept), thresholds=th, offline=self._offline, any_assessed=self._any_assessed)
+        self._drop()
+        return state
+
+
 @per_context
 def _round(ctx, rules) -> _Round:
     """The assessment of every closed valid result, computed once per RoundCtx (the five PL checks
     share it; the pipeline forgets it when the round checks are done). The Submissions are built and
     assessed one at a time; what is kept of each result is a small :class:`_Row`, and after the peer
-    terms are known only the rows a check can report."""
-    from checker.audit.from_report import iter_submissions
-    from checker.loaders.hardware import default_tables
-    from checker.metrics.plausibility import Peers, assess_result
-    from checker.models.audit_inputs import normalise_text
-
-    hardware, work = default_tables()
-    th = work.thresholds
-    peers = Peers()
-    offline: dict = {}
-    rows: list[_Row] = []
-    texts: dict = {}
-    any_assessed = False
-    for sub, ids in iter_submissions(ctx.results, rules, valid_only=True, divisions=("closed",)):
-        system = _System.of(sub)
-        for r, place in zip(sub.results, peers.add(sub)):
-            rid = ids.get(r.key)
-            if normalise_text(r.scenario) == "offline":
-                offline[(sub.id, normalise_text(r.model))] = (r.value, r.units, rid)
-            if rid is None:
-                continue
-            a = assess_result(sub, r, hardware, work)
-            any_assessed = any_assessed or a.status == "assessed"
-            rows.append(_row(rid, system, a, place, th.utilisation_warning, texts))
-    kept = []
-    for row in rows:
-        rel = peers.relative(row.place, th)
-        row.place = None
-        row.per_accelerator, row.peer_ratio = rel.per_accelerator, rel.peer_ratio
-        row.peer_count, row.server_offline_ratio = rel.peer_count, rel.server_offline_ratio
-        if _flagged(row, th):
-            kept.append(row)
-    kept.sort(key=lambda r: r.result_id)
-    return _Round(rows=tuple(kept), thresholds=th, offline=offline, any_assessed=any_assessed)
+    terms are known only the rows a check can report. A :class:`RoundPart` the pipeline filled as the
+    submitters were checked (``ctx.precomputed``) is finished instead when it covers exactly these results."""
+    part = (getattr(ctx, "precomputed", None) or {}).get("plausibility")
+    if not (isinstance(part, RoundPart) and part.covers(ctx.results, rules)):
+        part = RoundPart(rules)
+        part._add(ctx.results, track=False)  # (not add: a failure here is the checks' to report)
+    return part.finish()
 
 
 def _log(row: _Row) -> str:

@@ -10,7 +10,36 @@ import json
 from itertools import chain
 from collections.abc import Callable, Collection, Iterator
 
-_encode = json.JSONEncoder(default=str).encode
+_plain = json.JSONEncoder(default=str).encode
+
+
+def _c_encoder():
+    """The C encoder ``_plain`` makes on every call (``JSONEncoder.iterencode``, one-shot, no indent), made
+    once; None where ``json`` has no C speedups."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    model = json.JSONEncoder(default=str)
+    return make({}, model.default, json.encoder.encode_basestring_ascii, None, model.key_separator,
+                model.item_separator, model.sort_keys, model.skipkeys, model.allow_nan)
+
+
+_c = _c_encoder()
+
+
+def _encode(value) -> str:
+    """``json.JSONEncoder(default=str).encode(value)``, through one C encoder kept for every call (the plain
+    call makes a new one, and its Python set-up cost a round's report about a fifth of its encoding). A value
+    it fails on is encoded the plain way (which raises as before) and the encoder made again (its record of
+    the containers being encoded may hold those of the failed call)."""
+    global _c
+    if _c is None:
+        return _plain(value)
+    try:
+        return "".join(_c(value, 0))
+    except Exception:
+        _c = _c_encoder()
+        return _plain(value)
 
 
 class Records:
