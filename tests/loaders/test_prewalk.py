@@ -43,6 +43,7 @@ def test_a_worker_builds_from_what_was_read_the_walk_it_would_have_made(monkeypa
     root = _root()
     expected = {rel: tree._walk_submitter(Sandbox(root), rel, RULES) for rel in _units(root)}
     assert prewalk.start(root)
+    prewalk._thread.join()  # (read to the end: finish() would stop it wherever it is)
     prewalk.finish()
     walked = []
     monkeypatch.setattr(tree, "_WALK", lambda *args: walked.append(args) or None)  # (the folder read again)
@@ -76,6 +77,7 @@ def test_nothing_starts_without_the_extension_or_outside_a_submission_root(tmp_p
 def test_what_was_not_taken_is_dropped():
     root = _root()
     assert prewalk.start(root)
+    prewalk._thread.join()
     prewalk.finish()
     assert prewalk._read
     prewalk.drop()
