@@ -20,6 +20,7 @@ from setuptools import Extension, find_packages, setup
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = {"rules": ["*.yaml"], "schemas": ["*.json"], "audits": ["*.yaml"]}
 GRAMMAR = "checker/_entry_grammar.h"  # the accuracy-log entry grammar both log extensions include
+QUOTE = "checker/_quote_scan.h"  # the JSON string scan the detail-log and JSON readers share
 SIMD = "checker/_simd.h"  # the vector instructions the three log readers may use, and their test switches
 TESTS = sorted(name for name in os.listdir(os.path.join(HERE, "audits"))
                if name.startswith("TEST") and os.path.isdir(os.path.join(HERE, "audits", name)))
@@ -30,11 +31,11 @@ setup(
     package_dir={f"checker._data.{name}": name for name in DATA},
     package_data={**{f"checker._data.{name}": globs for name, globs in DATA.items()},
                   **{f"checker._data.audits.{test}": ["*"] for test in TESTS}},
-    ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], depends=[GRAMMAR, SIMD],
+    ext_modules=[Extension("checker._detail_scan", ["checker/_detail_scan.c"], depends=[GRAMMAR, SIMD, QUOTE],
                            optional=True),
                  Extension("checker._power_scan", ["checker/_power_scan.c"], depends=[SIMD], optional=True),
                  Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], depends=[GRAMMAR, SIMD],
                            optional=True),
                  Extension("checker._walk_scan", ["checker/_walk_scan.c"], optional=True),
-                 Extension("checker._json_scan", ["checker/_json_scan.c"], optional=True)],
+                 Extension("checker._json_scan", ["checker/_json_scan.c"], depends=[QUOTE], optional=True)],
 )
