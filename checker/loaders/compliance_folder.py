@@ -27,6 +27,7 @@ from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
+from checker.fast_init import fast_init
 from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (
@@ -68,6 +69,7 @@ class AccuracyLogReader(AccuracyEntries):
             yield from vt.output_keys(rows, width)
 
 
+@fast_init
 @dataclass(frozen=True)
 class LogPass:
     """What one pass over an accuracy log kept: its problems (as :class:`AccuracyLogReader` collects
@@ -108,6 +110,7 @@ _SLASH = os.sep == "/" and os.altsep is None
 # --------------------------------------------------------------------------- the record
 
 
+@fast_init
 @dataclass(frozen=True)
 class TestFolder:
     """One ``TEST0x`` folder of a compliance folder, as read once."""
@@ -131,6 +134,7 @@ class TestFolder:
         return self.texts.get(rel)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ComplianceRecord:
     """A result's compliance folder and what its verification needs of the result itself."""
