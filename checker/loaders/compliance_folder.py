@@ -222,14 +222,37 @@ def _asked(rule) -> tuple[frozenset[str], tuple[str, ...]]:
     return known[1], known[2]
 
 
+_GROUPED: dict[frozenset, tuple] = {}  # wanted -> ((folder, ((name, path), ...)), ...), made once per set
+
+
+def _grouped(wanted: frozenset[str]) -> tuple:
+    """The paths of ``wanted`` by the folder (relative, "" for the test's own) that holds them."""
+    known = _GROUPED.get(wanted)
+    if known is None:
+        folders: dict[str, list] = {}
+        for path in sorted(wanted):
+            folder, _, name = path.rpartition("/")
+            folders.setdefault(folder, []).append((name, path))
+        if len(_GROUPED) >= 64:
+            _GROUPED.clear()
+        known = _GROUPED[wanted] = tuple((folder, tuple(names)) for folder, names in folders.items())
+    return known
+
+
 def _files(box: Sandbox, rel: str, wanted: frozenset[str]) -> frozenset[str]:
-    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: from what the walk saw below
-    the folder when it saw all of it (one look for them all), else asked one by one."""
-    below = box.files_below(rel)
-    if below is not None:
-        return frozenset(below.keys() & wanted)
-    is_file, prefix = box.is_file, _join(rel, "")
-    return frozenset([f for f in wanted if is_file(prefix + f)])
+    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: those of each folder holding some
+    from what the walk saw in it (one look a folder), none where there is no such folder, else asked one by one
+    (a folder the walk did not list: one holding a link or a special file, or one it could not read)."""
+    found: list[str] = []
+    for folder, names in _grouped(wanted):
+        where = _join(rel, folder) if folder else rel
+        files = box.files_in(where)
+        if files is not None:
+            found += [path for name, path in names if name in files]
+        elif box.is_dir(where):  # (else no folder there: no file below it)
+            is_file, prefix = box.is_file, _join(rel, "")
+            found += [path for _, path in names if is_file(prefix + path)]
+    return frozenset(found)
 
 
 @dataclass
