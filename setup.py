@@ -2,10 +2,11 @@
 
 The C extensions, checker._detail_scan (the line walk of LoadGen detail logs), checker._power_scan (the
 readings of spl.txt and ptd_logs.txt), checker._accuracy_scan (the long-line blocks of accuracy logs),
-checker._walk_scan (the walk of a submitter folder) and checker._json_scan (the shape of a JSON file: keys
-written twice, nesting), are optional: where one cannot be compiled the install goes on without it and the same
-reading runs in Python (checker.loaders.loadgen_log, checker.metrics.power, checker.metrics.ptd_read,
-checker.loaders.accuracy_entries, checker.loaders.tree, checker.loaders.json_keys).
+checker._walk_scan (the walk of a submitter folder), checker._json_scan (the shape of a JSON file: keys
+written twice, nesting) and checker._fields (the one-call __init__ of frozen dataclasses), are optional: where
+one cannot be compiled the install goes on without it and the same work is done in Python
+(checker.loaders.loadgen_log, checker.metrics.power, checker.metrics.ptd_read, checker.loaders.accuracy_entries,
+checker.loaders.tree, checker.loaders.json_keys, checker.fast_init).
 
 rules/, schemas/ and audits/ live at the top of the repository and ship inside the wheel as
 checker/_data/<name>/ (checker.loaders.rules.data_dir finds either location). Every audits/TEST*/
@@ -37,5 +38,6 @@ setup(
                  Extension("checker._accuracy_scan", ["checker/_accuracy_scan.c"], depends=[GRAMMAR, SIMD],
                            optional=True),
                  Extension("checker._walk_scan", ["checker/_walk_scan.c"], optional=True),
-                 Extension("checker._json_scan", ["checker/_json_scan.c"], depends=[QUOTE], optional=True)],
+                 Extension("checker._json_scan", ["checker/_json_scan.c"], depends=[QUOTE], optional=True),
+                 Extension("checker._fields", ["checker/_fields.c"], optional=True)],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from checker.fast_init import fast_init
 from checker.loaders.fs import Listing
 from checker.loaders.json_keys import DuplicateKey
 from checker.loaders.loadgen_log import DetailLog
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from checker.loaders.inferred_copy import InferredCopy
 
 
+@fast_init
 @dataclass(frozen=True)
 class ParsedLog:
     """A detail log, or why it could not be parsed, and the summary log beside it."""
@@ -58,6 +60,7 @@ class PathIssue:
     detail: str = ""
 
 
+@fast_init
 @dataclass(frozen=True)
 class SubmitterCtx:
     division: str
@@ -81,6 +84,7 @@ class SubmitterCtx:
     json_duplicates: tuple[tuple[str, DuplicateKey], ...] = ()  # (file, key written twice) of every JSON read
 
 
+@fast_init
 @dataclass(frozen=True)
 class SystemCtx:
     division: str
@@ -108,6 +112,7 @@ class SystemCtx:
         return str(value).strip().lower() == "true"
 
 
+@fast_init
 @dataclass(frozen=True)
 class ModelCtx:
     division: str
@@ -121,6 +126,7 @@ class ModelCtx:
     valid_perf_scenarios: tuple[str, ...] = ()  # canonical scenarios whose performance run passed (filled by engine)
 
 
+@fast_init
 @dataclass(frozen=True)
 class MeasurementCtx:
     rel: str
@@ -134,6 +140,7 @@ class MeasurementCtx:
     power_files: dict[str, tuple[str | None, int]] = field(default_factory=dict)  # pattern -> (rel, size)
 
 
+@fast_init
 @dataclass(frozen=True)
 class AccuracyCtx:
     rel: str
@@ -154,6 +161,7 @@ class AccuracyCtx:
     image_names: tuple[str, ...] | None = None  # files under accuracy/images, None if no such dir
 
 
+@fast_init
 @dataclass(frozen=True)
 class PowerCtx:
     rel: str  # performance/power
@@ -170,6 +178,7 @@ class PowerCtx:
     json_duplicates: tuple[tuple[str, DuplicateKey], ...] = ()  # (client.json / server.json path, key)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ResultCtx:
     """One scenario result: ``<division>/<submitter>/results/<system>/<model>/<scenario>``."""

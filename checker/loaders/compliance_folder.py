@@ -27,6 +27,7 @@ from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
+from checker.fast_init import fast_init
 from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (
@@ -68,6 +69,7 @@ class AccuracyLogReader(AccuracyEntries):
             yield from vt.output_keys(rows, width)
 
 
+@fast_init
 @dataclass(frozen=True)
 class LogPass:
     """What one pass over an accuracy log kept: its problems (as :class:`AccuracyLogReader` collects
@@ -108,6 +110,7 @@ _SLASH = os.sep == "/" and os.altsep is None
 # --------------------------------------------------------------------------- the record
 
 
+@fast_init
 @dataclass(frozen=True)
 class TestFolder:
     """One ``TEST0x`` folder of a compliance folder, as read once."""
@@ -131,6 +134,7 @@ class TestFolder:
         return self.texts.get(rel)
 
 
+@fast_init
 @dataclass(frozen=True)
 class ComplianceRecord:
     """A result's compliance folder and what its verification needs of the result itself."""
@@ -218,14 +222,37 @@ def _asked(rule) -> tuple[frozenset[str], tuple[str, ...]]:
     return known[1], known[2]
 
 
+_GROUPED: dict[frozenset, tuple] = {}  # wanted -> ((folder, ((name, path), ...)), ...), made once per set
+
+
+def _grouped(wanted: frozenset[str]) -> tuple:
+    """The paths of ``wanted`` by the folder (relative, "" for the test's own) that holds them."""
+    known = _GROUPED.get(wanted)
+    if known is None:
+        folders: dict[str, list] = {}
+        for path in sorted(wanted):
+            folder, _, name = path.rpartition("/")
+            folders.setdefault(folder, []).append((name, path))
+        if len(_GROUPED) >= 64:
+            _GROUPED.clear()
+        known = _GROUPED[wanted] = tuple((folder, tuple(names)) for folder, names in folders.items())
+    return known
+
+
 def _files(box: Sandbox, rel: str, wanted: frozenset[str]) -> frozenset[str]:
-    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: from what the walk saw below
-    the folder when it saw all of it (one look for them all), else asked one by one."""
-    below = box.files_below(rel)
-    if below is not None:
-        return frozenset(below.keys() & wanted)
-    is_file, prefix = box.is_file, _join(rel, "")
-    return frozenset([f for f in wanted if is_file(prefix + f)])
+    """The paths in ``wanted`` (relative to the folder ``rel``) that are files: those of each folder holding some
+    from what the walk saw in it (one look a folder), none where there is no such folder, else asked one by one
+    (a folder the walk did not list: one holding a link or a special file, or one it could not read)."""
+    found: list[str] = []
+    for folder, names in _grouped(wanted):
+        where = _join(rel, folder) if folder else rel
+        files = box.files_in(where)
+        if files is not None:
+            found += [path for name, path in names if name in files]
+        elif box.is_dir(where):  # (else no folder there: no file below it)
+            is_file, prefix = box.is_file, _join(rel, "")
+            found += [path for _, path in names if is_file(prefix + path)]
+    return frozenset(found)
 
 
 @dataclass

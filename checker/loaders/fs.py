@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import BinaryIO
 
+from checker.fast_init import fast_init
 from checker.loaders.hashing_reader import HashingReader
 from checker.loaders.json_keys import DuplicateKey, loads_recording, shape as json_shape
 
@@ -46,6 +47,7 @@ def read_whole(path: str, size: int, limit: int) -> bytes:
         os.close(fd)
 
 
+@fast_init
 @dataclass(frozen=True)
 class Listing:
     """Plain files and sub-directories of one directory (links resolved, inside the tree)."""

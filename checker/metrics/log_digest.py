@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any, Mapping
 
 # summary label -> detail key, for the labels LoadGen writes (results, validity, scenario, mode,
@@ -129,12 +131,21 @@ def _plan(label: str) -> tuple[str, str | None] | None:
 
 
 _UNSEEN = object()
+_NOT_FINITE = frozenset({"nan", "inf", "-inf"})  # str() of the floats that are not finite
 
 #: the labels of a summary (in its order) -> for a MultiStream run and for any other: ((index, label, key,
-#: per-query key or None), ...) of the labels a detail key holds, and the keys to read, in order; summaries of
-#: one LoadGen release share their labels, so a summary's labels are matched once per release, not per summary
+#: per-query key or None), ...) of the labels a detail key holds, the keys to read, in order, and what takes the
+#: texts of those labels out of the summary's texts; summaries of one LoadGen release share their labels, so a
+#: summary's labels are matched once per release, not per summary
 _PROGRAMS: dict[tuple[str, ...], tuple] = {}
 _PROGRAM_LIMIT = 256
+
+
+def _picker(indices: tuple[int, ...]):
+    """What gives ``tuple(texts[i] for i in indices)`` of a tuple of texts, in C."""
+    if len(indices) >= 2:
+        return itemgetter(*indices)
+    return lambda texts: tuple(texts[i] for i in indices)
 
 
 def _program(labels: tuple[str, ...]) -> tuple:
@@ -151,7 +162,8 @@ def _program(labels: tuple[str, ...]) -> tuple:
     # a SingleStream summary prints a 99th estimate that no detail key holds: not read outside MultiStream
     other = [step for step in steps if step[2] != "early_stopping_latency_ms"]
     multi_keys = tuple(k for _, _, key, per_query in steps for k in ((per_query, key) if per_query else (key,)))
-    program = ((tuple(steps), multi_keys), (tuple(other), tuple(key for _, _, key, _ in other)))
+    program = ((tuple(steps), multi_keys, _picker(tuple(step[0] for step in steps))),
+               (tuple(other), tuple(key for _, _, key, _ in other), _picker(tuple(step[0] for step in other))))
     if len(_PROGRAMS) >= _PROGRAM_LIMIT:
         _PROGRAMS.clear()
     _PROGRAMS[labels] = program
@@ -161,26 +173,36 @@ def _program(labels: tuple[str, ...]) -> tuple:
 def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
     """Every field the summary and the detail log both carry and disagree on. ``detail`` is a
     :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``; ``get_many(keys)`` when it
-    has it reads the values at once)."""
+    has it reads the values at once).
+
+    A field whose text is the value written as ``str`` writes it (the usual field: a word, a whole number, a
+    rate printed as the float it is) agrees whatever its kind (each comparison below takes such a text as the
+    same value, but for "nan", "inf" and "-inf"), so only the other fields, found in C, are compared one by one."""
     out = []
     get = detail.get
     multi = str(get("effective_scenario") or "").replace(" ", "") == "MultiStream"
-    steps, keys = _program(tuple(summary))[0 if multi else 1]
+    steps, keys, pick = _program(tuple(summary))[0 if multi else 1]
     many = getattr(detail, "get_many", None)
     values = many(keys) if many is not None else [get(key) for key in keys]
-    if multi:  # (a step with a per-query key reads two values)
+    shown = values
+    if multi:  # (a step with a per-query key reads two values; the per-query one is compared first)
         read = iter(values)
         values = [(next(read), next(read)) if step[3] is not None else next(read) for step in steps]
+        shown = [value if step[3] is None else value[0] if value[0] is not None else value[1]
+                 for step, value in zip(steps, values)]
     texts = tuple(summary.values())
-    for (index, label, key, per_query), value in zip(steps, values):
+    every = range(len(steps))
+    # (str of a float that is not finite, "nan" or "inf", is no number to the comparisons: such a text is compared)
+    for at in every if not _NOT_FINITE.isdisjoint(texts) else compress(every, map(ne, pick(texts), map(str, shown))):
+        (index, label, key, per_query), value = steps[at], values[at]
         text = texts[index]
         if multi and per_query is not None:  # the per-query statistic first, then the per-sample one
             first, second = value
             found = [v for v in (first, second) if v is not None]
-            shown = per_query if first is not None else key
+            shown_key = per_query if first is not None else key
             if not found or any(_same(text, v) for v in found):
                 continue
-            out.append(Disagreement(label, shown, text, found[0]))
+            out.append(Disagreement(label, shown_key, text, found[0]))
             continue
         if value is None:
             continue

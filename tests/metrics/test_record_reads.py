@@ -139,6 +139,36 @@ def test_disagreements_of_multistream_and_odd_values():
             assert disagreements(summary, log) == _reference_disagreements(summary, log)
 
 
+
+_ODD_VALUES = [0, 7, -3, 10 ** 25, 1.5, -0.0, 2.0, 1e300, 1e-7, float("nan"), math.inf, -math.inf, True, False, "VALID",
+               "Multi Stream", "yes", "", None, [1, 2], {"a": 1}]
+
+
+@pytest.mark.parametrize("scenario", ["MultiStream", "Offline", "SingleStream"])
+def test_a_text_written_as_str_of_its_value_is_compared_as_before(scenario):
+    """The fields whose text is str() of the value are left out before the comparisons: the same disagreements as
+    comparing every field, for values of every kind (non-finite floats, whose str() is no number to them,
+    included) and texts near them."""
+    labels = ["Samples per second", "Min latency (ns)", "Result is", "Min duration satisfied", "min_query_count",
+              "Early stopping 99th percentile estimate", "Mean latency (ns)"]
+    keys = [log_digest._plan(label) for label in labels]
+    count = 0
+    for value in _ODD_VALUES:
+        texts = {str(value), repr(value), str(value).upper(), f" {value}", "Yes", "No", "nan", "1", "-inf"}
+        for text in texts:
+            for other in (value, 900, None):
+                detail = {"effective_scenario": scenario}
+                for key, per_query in keys:
+                    detail[key] = value
+                    if per_query is not None:
+                        detail[per_query] = other
+                log = Plain(detail)
+                for summary in ({label: text for label in labels}, {labels[0]: text, labels[1]: str(other)},
+                                {labels[2]: "VALID", labels[3]: text, labels[6]: "nan" if text != "nan" else "1"}):
+                    assert disagreements(summary, log) == _reference_disagreements(summary, log), (value, text, summary)
+                    count += 1
+    assert count > 1000
+
 def _reference_order(log):
     out = []
     for label, keys, mean_key in _CHAINS:
