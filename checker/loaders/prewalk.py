@@ -42,8 +42,12 @@ def start(root: str) -> bool:
     if not any(os.path.isdir(os.path.join(root, division)) for division in DIVISIONS):
         return False
     _stop = stop
-    _thread = threading.Thread(target=_read_all, args=(root, snapshots), name="mlpc-prewalk", daemon=True)
-    _thread.start()
+    thread = threading.Thread(target=_read_all, args=(root, snapshots), name="mlpc-prewalk", daemon=True)
+    try:
+        thread.start()
+    except RuntimeError:  # (no thread to be had: the workers walk, as without the extension)
+        return False
+    _thread = thread
     return True
 
 

@@ -89,3 +89,15 @@ def test_the_folders_read_ahead_are_the_divisions_of_every_round_file():
     from checker.loaders.rules import available_rounds
 
     assert {d for r in available_rounds() for d in load_rules(r).divisions} == set(prewalk.DIVISIONS)
+
+
+@needs_walk
+def test_a_thread_that_cannot_start_leaves_the_walk_to_the_workers(monkeypatch):
+    import threading
+
+    def refuse(self):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    assert not prewalk.start(_root())
+    assert prewalk._thread is None and prewalk.take(os.path.join(_root(), "closed", "x")) is None
