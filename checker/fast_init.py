@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+from operator import attrgetter
 
 from checker.loaders.compiled import compiled
 
@@ -57,7 +58,30 @@ def fast_init(cls: type) -> type:
     init.__module__ = original.__module__
     init.__annotations__ = dict(getattr(original, "__annotations__", {}))
     cls.__init__ = init
+    _REPLACE[cls] = (names, attrgetter(*names) if len(names) > 1 else (lambda obj: (getattr(obj, names[0]),)),
+                     {name: at for at, name in enumerate(names)})
     return cls
+
+
+#: class given the one-call __init__ -> (its field names, what reads them all off an instance, name -> position)
+_REPLACE: dict[type, tuple] = {}
+
+
+def replace(obj, /, **changes):
+    """``dataclasses.replace(obj, **changes)``: for an instance of a class :func:`fast_init` took, its fields read
+    at once and set at once on a new instance (as its ``__init__`` would set them), without the walk over the
+    class's fields and the call by keywords; for any other object, or a change of a name that is not a field,
+    ``dataclasses.replace`` itself."""
+    plan = _REPLACE.get(obj.__class__)
+    if plan is None or not plan[2].keys() >= changes.keys():
+        return dataclasses.replace(obj, **changes)
+    names, read, position = plan
+    values = list(read(obj))
+    for name, value in changes.items():
+        values[position[name]] = value
+    new = object.__new__(obj.__class__)
+    _SET_FIELDS(new, names, *values)
+    return new
 
 
 def _takes(cls: type) -> bool:

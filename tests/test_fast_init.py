@@ -124,3 +124,21 @@ def test_set_fields_refuses_what_it_cannot_set():
         fi._SET_FIELDS(object(), ("a",), 1)
     fi._SET_FIELDS(one, ("a", "z"), 5, 6)
     assert (one.a, one.z) == (5, 6)
+
+
+@needs_fields
+def test_replace_is_dataclasses_replace():
+    fast, plain = _pair()
+    one = fast(1, (2,), {"k": 3}, d="y")
+    for changes in ({}, {"a": 5}, {"c": {}, "e": [1]}, {"a": 0, "b": (), "c": {}, "d": "z", "e": []}):
+        got, want = fi.replace(one, **changes), dataclasses.replace(one, **changes)
+        assert got is not one and type(got) is fast and vars(got) == vars(want) and got == want
+    assert fi.replace(one).c is one.c  # (the values themselves, as dataclasses.replace gives them)
+    with pytest.raises(TypeError):
+        fi.replace(one, f=1)  # (not a field: dataclasses.replace says so)
+    other = plain(1)
+    assert fi.replace(other, a=2) == plain(2)  # (a class fast_init did not take: dataclasses.replace)
+    listing = Listing(True, ("a",))
+    assert fi.replace(listing, dirs=("d",)) == Listing(True, ("a",), ("d",))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fi.replace(listing).exists = False

@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import os
 from binascii import unhexlify
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
 from typing import BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
-from checker.fast_init import fast_init
+from checker.fast_init import fast_init, replace
 from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (

@@ -91,8 +91,8 @@ class Sandbox:
         self._walked[rel_dir] = links
         if known:
             self._known.update(known)
-            for rel in known:
-                self._listings.pop(rel, None)
+            for rel in self._listings.keys() & known.keys():  # (listings made from an earlier walk: none, mostly)
+                del self._listings[rel]
 
     def files_below(self, rel: str) -> dict[str, int] | None:
         """Size of every file below the folder ``rel`` by its path under it ("a/b.txt"), as the walk saw them,

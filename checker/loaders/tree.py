@@ -11,7 +11,6 @@ import hashlib
 import operator
 import os
 import re
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -19,6 +18,7 @@ from checker.context import (
     AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue,
     ResultCtx, RootCtx, SubmitterCtx, SystemCtx,
 )
+from checker.fast_init import replace
 from checker.loaders.compliance_folder import ComplianceRecord, load_compliance
 from checker.loaders.endpoint import is_endpoint, load_endpoint
 from checker.loaders.compiled import compiled
@@ -202,7 +202,7 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
                   want_power: bool) -> MeasurementCtx:
     listing = box.listing(rel)
     known = box.files_in(rel)
-    sizes = ({name: known[name] for name in listing.files} if known is not None
+    sizes = (dict(zip(listing.files, map(known.__getitem__, listing.files))) if known is not None
              else {name: box.size(f"{rel}/{name}") or 0 for name in listing.files})
     impl_name = _find_impl_json(listing, system, scenario_dir, rules.layout.implementation_json) if listing.exists else None
     impl, impl_error, impl_dups = (None, None, ())
@@ -439,7 +439,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
     tree.results[first_result:] = _with_output_lengths(box, tree.results[first_result:])
     if copies:
         compared = compare_copies(box, copies)
-        tree.results[first_result:] = [dataclasses.replace(r, inferred_copy=compared[r.rel]) if r.rel in compared
+        tree.results[first_result:] = [replace(r, inferred_copy=compared[r.rel]) if r.rel in compared
                                        else r for r in tree.results[first_result:]]
     box.digest_below(())
     box.digests.clear()
@@ -448,7 +448,7 @@ def _load_submitter(box: Sandbox, tree: Tree, division: str, submitter: str, sub
         duplicates += [(f"{meas.rel}/{meas.impl_json_name}", d) for d in meas.impl_json_duplicates]
         duplicates += list(result.power.json_duplicates) if result.power else []
         duplicates += list(result.endpoint.json_duplicates) if result.endpoint else []
-    tree.submitters.append(dataclasses.replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
+    tree.submitters.append(replace(sub, json_duplicates=tuple(dict.fromkeys(duplicates))))
 
 
 def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultCtx]:
@@ -476,7 +476,7 @@ def _with_output_lengths(box: Sandbox, results: list[ResultCtx]) -> list[ResultC
                     length = tokens_per_sample(log) if log is not None else None
                     if length is not None:
                         found.append((rel, length))
-        out.append(dataclasses.replace(result, output_lengths=tuple(found)) if found else result)
+        out.append(replace(result, output_lengths=tuple(found)) if found else result)
     return out
 
 
