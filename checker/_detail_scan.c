@@ -5,6 +5,8 @@
  *   tail_ok      the test of a detail-log line's tail that reading a value alone relies on (_LINE_TAIL);
  *   summary      the pairs of an mlperf_log_summary.txt (checker.loaders.loadgen_log.parse_summary_text);
  *   entry_lines  the entry lines of a block of an accuracy log (checker.loaders.accuracy_entries._LINE_RE);
+ *   lookup       many values of a detail log at once (DetailLog.get_many);
+ *   agree        the fields of a summary log that plainly agree with the detail log's values (log_digest);
  * All of them read only inside the text or bytes they are given and never raise on any input but for what a
  * callback raises or memory errors.
  *
@@ -894,6 +896,145 @@ static int flagged_entry(PyObject *text, const char *s, int is_bytes, Py_ssize_t
     return failed ? -1 : 1;
 }
 
+/* ------------------------------------------------------------------ many values of a log at once
+ *
+ * lookup(cache, keys, undecoded): [cache.get(key) for key in keys] (DetailLog.get_many once the plain values
+ * are decoded), or None when a key is in the set ``undecoded`` (an entry of the log not decoded yet: the caller
+ * decodes it).
+ */
+static PyObject *lookup(PyObject *self, PyObject *args)
+{
+    PyObject *cache, *keys, *undecoded;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!OO!", &PyDict_Type, &cache, &keys, &PySet_Type, &undecoded))
+        return NULL;
+    PyObject *seq = PySequence_Fast(keys, "lookup(): keys must be a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject **items = PySequence_Fast_ITEMS(seq);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    int empty = PySet_GET_SIZE(undecoded) == 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (!empty) {
+            int found = PySet_Contains(undecoded, items[i]);
+            if (found != 0) {
+                Py_DECREF(seq);
+                Py_DECREF(out);
+                if (found < 0)
+                    return NULL;
+                Py_RETURN_NONE;
+            }
+        }
+        PyObject *value = PyDict_GetItemWithError(cache, items[i]);
+        if (value == NULL) {
+            if (PyErr_Occurred()) {
+                Py_DECREF(seq);
+                Py_DECREF(out);
+                return NULL;
+            }
+            value = Py_None;
+        }
+        Py_INCREF(value);
+        PyList_SET_ITEM(out, i, value);
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
+/* ------------------------------------------------------------------ a summary against its detail log
+ *
+ * agree(texts, values): the indices i at which the text texts[i] of a summary's field is not plainly the detail
+ * log's value values[i], as checker.metrics.log_digest.disagreements tests a field before anything else: a
+ * value of None (nothing to compare), an int whose str() is the text, a str equal to the text, True and "Yes",
+ * False and "No"; a (per-query, per-sample) pair of a MultiStream field: both None, or either one of them so.
+ * The fields at the other indices (floats, rates, anything else) are compared in Python.
+ */
+
+/* whether ``text`` (a str) is ``value`` (not None) written plainly */
+static int plainly(PyObject *text, PyObject *value)
+{
+    if (value == Py_True || value == Py_False)
+        return PyUnicode_CompareWithASCIIString(text, value == Py_True ? "Yes" : "No") == 0;
+    if (PyUnicode_CheckExact(value))
+        return PyUnicode_Compare(text, value) == 0;
+    if (PyLong_CheckExact(value)) {
+        int overflow = 0, negative;
+        unsigned long long u;
+        long long x = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow > 0) {  /* (past 2**63: a seed up to 2**64 - 1) */
+            u = PyLong_AsUnsignedLongLong(value);
+            if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+                PyErr_Clear();
+                return 0;  /* (a longer int: compared in Python) */
+            }
+            negative = 0;
+        } else if (overflow < 0 || (x == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0;
+        } else {
+            negative = x < 0;
+            u = negative ? 0ULL - (unsigned long long)x : (unsigned long long)x;
+        }
+        char digits[24], *end = digits + sizeof(digits), *p = end;
+        do {
+            *--p = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (negative)
+            *--p = '-';
+        Py_ssize_t n = end - p;
+        return PyUnicode_IS_ASCII(text) && PyUnicode_GET_LENGTH(text) == n
+               && memcmp(PyUnicode_1BYTE_DATA(text), p, (size_t)n) == 0;
+    }
+    return 0;
+}
+
+static PyObject *agree(PyObject *self, PyObject *args)
+{
+    PyObject *texts, *values;
+    (void)self;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &texts, &PyList_Type, &values))
+        return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(texts);
+    if (PyList_GET_SIZE(values) != n) {
+        PyErr_SetString(PyExc_ValueError, "agree(): as many values as texts");
+        return NULL;
+    }
+    PyObject *out = PyList_New(0);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *text = PyTuple_GET_ITEM(texts, i), *value = PyList_GET_ITEM(values, i);
+        int plain;
+        if (value == Py_None) {
+            plain = 1;
+        } else if (!PyUnicode_Check(text)) {
+            plain = 0;
+        } else if (PyTuple_CheckExact(value) && PyTuple_GET_SIZE(value) == 2) {
+            PyObject *first = PyTuple_GET_ITEM(value, 0), *second = PyTuple_GET_ITEM(value, 1);
+            plain = (first == Py_None && second == Py_None) || (first != Py_None && plainly(text, first))
+                    || (second != Py_None && plainly(text, second));
+        } else {
+            plain = plainly(text, value);
+        }
+        if (!plain) {
+            PyObject *index = PyLong_FromSsize_t(i);
+            if (index == NULL || PyList_Append(out, index) < 0) {
+                Py_XDECREF(index);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(index);
+        }
+    }
+    return out;
+}
+
 /* ------------------------------------------------------------------ summary logs
  *
  * summary(text): the pairs of a summary log as parse_summary_text reads them (its lines as str.splitlines
@@ -1069,6 +1210,8 @@ static PyMethodDef methods[] = {
     {"values", values, METH_VARARGS,
      "values(raw, cache[, text, spans]) -> None: the plain values of a detail log's entries into cache"},
     {"summary", summary, METH_VARARGS, "summary(text) -> the key/value pairs of a summary log, or None"},
+    {"agree", agree, METH_VARARGS, "agree(texts, values) -> the indices of the texts that are not plainly their values"},
+    {"lookup", lookup, METH_VARARGS, "lookup(cache, keys, undecoded) -> [cache.get(key) ...], or None for an undecoded key"},
     {"use_avx2", use_avx2, METH_O, "use_avx2(on) -> whether the AVX2 reading is used from now on"},
     {NULL, NULL, 0, NULL},
 };

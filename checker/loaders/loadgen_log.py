@@ -98,7 +98,11 @@ class DetailLog:
             # (the entries without a value in the cache then; a value decoded later only makes this set wider
             # than it need be)
             undecoded = self._undecoded = self.raw.keys() - self._cache.keys()
-        if undecoded.isdisjoint(keys):
+        if _LOOKUP is not None:
+            found = _LOOKUP(self._cache, keys, undecoded)  # (None: a key not decoded yet)
+            if found is not None:
+                return found
+        elif undecoded.isdisjoint(keys):
             return list(map(self._cache.get, keys))
         look, raw, decode = self._cache.get, self.raw, self._decode
         return [value if (value := look(key, _SENTINEL)) is not _SENTINEL else decode(key) if key in raw else None
@@ -218,6 +222,7 @@ _SCAN = compiled("scan")  # the line walk in C (checker.loaders.compiled)
 _TAIL_OK = compiled("tail_ok") or _tail_matches
 _VALUES = compiled("values")  # the plain values of a log decoded at once (DetailLog._decode)
 _SUMMARY = compiled("summary")  # parse_summary_text in C
+_LOOKUP = compiled("lookup")  # get_many's values at once, in C
 
 
 def parse_detail_text(text: str, path: str = "<memory>") -> DetailLog:

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import compress
-from operator import itemgetter, ne
+from operator import itemgetter
 from typing import Any, Mapping
+
+from checker.loaders.compiled import compiled
 
 # summary label -> detail key, for the labels LoadGen writes (results, validity, scenario, mode,
 # constraints, counts, latencies, seeds). Labels a summary does not carry are skipped.
@@ -131,7 +132,7 @@ def _plan(label: str) -> tuple[str, str | None] | None:
 
 
 _UNSEEN = object()
-_NOT_FINITE = frozenset({"nan", "inf", "-inf"})  # str() of the floats that are not finite
+_AGREE = compiled("agree")  # the fields that plainly agree, told apart in C (None: every field is compared here)
 
 #: the labels of a summary (in its order) -> for a MultiStream run and for any other: ((index, label, key,
 #: per-query key or None), ...) of the labels a detail key holds, the keys to read, in order, and what takes the
@@ -175,34 +176,28 @@ def disagreements(summary: Mapping[str, str], detail) -> list[Disagreement]:
     :class:`checker.loaders.loadgen_log.DetailLog` (anything with ``get(key)``; ``get_many(keys)`` when it
     has it reads the values at once).
 
-    A field whose text is the value written as ``str`` writes it (the usual field: a word, a whole number, a
-    rate printed as the float it is) agrees whatever its kind (each comparison below takes such a text as the
-    same value, but for "nan", "inf" and "-inf"), so only the other fields, found in C, are compared one by one."""
+    The fields whose text is plainly the value (the usual field: a word, a whole number, Yes or No: the first
+    test of each below) are told apart in C (``checker._detail_scan.agree``), and only the others compared here."""
     out = []
     get = detail.get
     multi = str(get("effective_scenario") or "").replace(" ", "") == "MultiStream"
     steps, keys, pick = _program(tuple(summary))[0 if multi else 1]
     many = getattr(detail, "get_many", None)
     values = many(keys) if many is not None else [get(key) for key in keys]
-    shown = values
-    if multi:  # (a step with a per-query key reads two values; the per-query one is compared first)
+    if multi:  # (a step with a per-query key reads two values)
         read = iter(values)
         values = [(next(read), next(read)) if step[3] is not None else next(read) for step in steps]
-        shown = [value if step[3] is None else value[0] if value[0] is not None else value[1]
-                 for step, value in zip(steps, values)]
     texts = tuple(summary.values())
-    every = range(len(steps))
-    # (str of a float that is not finite, "nan" or "inf", is no number to the comparisons: such a text is compared)
-    for at in every if not _NOT_FINITE.isdisjoint(texts) else compress(every, map(ne, pick(texts), map(str, shown))):
+    for at in _AGREE(pick(texts), values) if _AGREE is not None else range(len(steps)):
         (index, label, key, per_query), value = steps[at], values[at]
         text = texts[index]
         if multi and per_query is not None:  # the per-query statistic first, then the per-sample one
             first, second = value
             found = [v for v in (first, second) if v is not None]
-            shown_key = per_query if first is not None else key
+            shown = per_query if first is not None else key
             if not found or any(_same(text, v) for v in found):
                 continue
-            out.append(Disagreement(label, shown_key, text, found[0]))
+            out.append(Disagreement(label, shown, text, found[0]))
             continue
         if value is None:
             continue

@@ -205,3 +205,23 @@ def test_order_matches_the_key_by_key_reading(edit):
         assert run_record._order(Plain(edited)) == _reference_order(Plain(edited))
         count += 1
     assert count
+
+
+@pytest.mark.skipif(loadgen_log._LOOKUP is None or log_digest._AGREE is None,
+                    reason="the C extension checker._detail_scan is not built here")
+def test_lookup_and_agree_in_c():
+    lookup, agree = loadgen_log._LOOKUP, log_digest._AGREE
+    cache = {"a": 1, "b": None, "c": [2]}
+    assert lookup(cache, ("a", "b", "c", "z"), set()) == [1, None, [2], None]
+    assert lookup(cache, ["a", "z"], {"y"}) == [1, None] and lookup(cache, ("a", "y"), {"y"}) is None
+    with pytest.raises(TypeError):
+        lookup(cache, (["unhashable"],), set())
+    values = [None, 7, -12, 2 ** 63, 2 ** 64, True, False, "VALID", "x", 1.5, (None, None), (5, 900), (None, 3),
+              (4, None), [1], 0, -2 ** 63, 2 ** 64 - 1, -2 ** 63 - 1, 1, True]
+    texts = ("9", "7", "-12", str(2 ** 63), str(2 ** 64), "Yes", "No", "VALID", "X", "1.5", "1", "900", "3", "5",
+             "[1]", "-0", str(-2 ** 63), str(2 ** 64 - 1), str(-2 ** 63 - 1), "True", "1")
+    # plainly: None; str() of an int; Yes/No of a bool; an equal str; a pair of None or with either one plainly so
+    # (ints past 64 bits, floats and the rest: in Python)
+    assert agree(texts, values) == [4, 8, 9, 13, 14, 15, 18, 19, 20]
+    with pytest.raises(ValueError):
+        agree(("a",), [])
