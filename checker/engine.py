@@ -13,13 +13,16 @@ module) -> summarise (``checker.summary``) -> report (``checker.reporters``); th
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import dataclasses
 import traceback
 
 from checker.checks.base import Check
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 from checker.profiles import PROFILES, Profile  # noqa: F401 (the engine's callers import them from here)
 from checker.registry import ALL_CHECKS
 

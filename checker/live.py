@@ -17,6 +17,8 @@ What a change path can touch:
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import os
 import time
 from collections.abc import Iterable
@@ -24,7 +26,8 @@ from collections.abc import Iterable
 from checker.checks.base import Check
 from checker.pipeline import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
 from checker.loaders.units import holds_link, is_unit
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 from checker.report import Report
 
 Unit = tuple[str, str]

@@ -6,11 +6,14 @@ follow rules 4.1.1 and the official checker's section H.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from dataclasses import dataclass
 
 from checker.context import ResultCtx
 from checker.metrics.endpoint import endpoint_value
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 
 NS_PER_MS = 1e6
 

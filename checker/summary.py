@@ -8,13 +8,16 @@ context); it opens no file.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from checker.checks.accuracy import accuracy_reading
 from checker.checks.performance import reported_value
 from checker.context import ResultCtx
 from checker.diagnostics import Finding, Severity
 from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 from checker.report import ResultSummary, compliance_status, findings_in_scope
 
 

@@ -7,10 +7,13 @@ releases per round are data (``audits/rounds.yaml`` ``loadgen_releases``, measur
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import importlib.metadata
 
 from checker.diagnostics import MlpcError
-from checker.models.audit_spec import RoundsFile
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.audit_spec import RoundsFile
 
 PACKAGE = "mlcommons-loadgen"
 

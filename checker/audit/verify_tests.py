@@ -25,9 +25,10 @@ from binascii import unhexlify
 from itertools import compress, filterfalse, repeat
 from operator import is_not, itemgetter, ne
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
-from checker.models.audit_spec import AccuracyRule, LlmOutputRule, PerformanceRule
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.audit_spec import AccuracyRule, LlmOutputRule, PerformanceRule
 
 LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
 SEED_KEYS = ("qsl_rng_seed", "sample_index_rng_seed", "schedule_rng_seed")

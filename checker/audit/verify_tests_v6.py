@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # numpy is imported where TEST08's normalised entropy or an o
     import numpy as np
 
 from checker.audit.verify_tests import OutputEntry, reports_pass  # noqa: F401  (re-exported)
-from checker.models.audit_spec import LengthBounds, NeMatchRule, ScoreRule
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.audit_spec import LengthBounds, NeMatchRule, ScoreRule
 
 _NUM = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"
 

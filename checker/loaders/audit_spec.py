@@ -7,16 +7,16 @@ from __future__ import annotations
 
 from checker.loaders.rules import data_dir
 
-import sys
 from functools import lru_cache
 from pathlib import Path
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
 
 from checker.diagnostics import MlpcError
-from checker.models import audit_spec as audit_spec_model, rules as rules_model
-from checker.models.audit_spec import TEST_NAMES, RoundAuditSpec, RoundsFile, TestSpec
+from checker.models.audit_names import TEST_NAMES
 from checker.loaders import data_cache, yaml_text
+
+if TYPE_CHECKING:  # (the validating models import pydantic: a check loads their records, checker.models.record)
+    from checker.models.audit_spec import RoundAuditSpec, RoundsFile, TestSpec
 
 AUDITS_DIR = data_dir("audits")
 
@@ -30,11 +30,9 @@ def _read_yaml(path: Path) -> object:
         raise MlpcError(f"{path}: invalid YAML: {exc}") from None
 
 
-def _code() -> list:
+def _code() -> list[str]:
     """The modules whose code makes the audit spec (the key of its cached objects, with the files it is read from)."""
-    from checker.loaders import rules as rules_loader
-
-    return [audit_spec_model, rules_model, sys.modules[__name__], rules_loader]
+    return ["checker.models.audit_spec", "checker.models.rules", __name__, "checker.loaders.rules"]
 
 
 @lru_cache(maxsize=None)
@@ -45,10 +43,14 @@ def load_test_spec(test: str, audits_dir: str | None = None) -> TestSpec:
     path = base / test / "spec.yaml"
     if audits_dir:
         return _test_spec(test, path)
-    return data_cache.cached_object(f"audit-test.{test}", [path], _code(), lambda: _test_spec(test, path), TestSpec)
+    return data_cache.cached_object(f"audit-test.{test}", [path], _code(), lambda: _test_spec(test, path), "TestSpec")
 
 
 def _test_spec(test: str, path: Path) -> TestSpec:
+    from pydantic import ValidationError
+
+    from checker.models.audit_spec import TestSpec
+
     try:
         spec = TestSpec.model_validate(_read_yaml(path))
     except ValidationError as exc:
@@ -66,7 +68,10 @@ def load_rounds(audits_dir: str | None = None, only: str | None = None) -> Round
     """``rounds.yaml``, with each round's seeds taken from its round file (``rules/<round>.yaml`` is their
     one home; ``rounds.yaml`` naming them again is an error). ``only``: just that round (when rounds.yaml
     has it), so that checking one round does not load the rules of every other."""
+    from pydantic import ValidationError
+
     from checker.loaders.rules import load_rules
+    from checker.models.audit_spec import RoundsFile
 
     base = Path(audits_dir) if audits_dir else AUDITS_DIR
     path = base / "rounds.yaml"
@@ -103,16 +108,20 @@ def load_round_spec(round_name: str, audits_dir: str | None = None) -> RoundAudi
     inputs = [AUDITS_DIR / "rounds.yaml", data_dir("rules") / f"{round_name}.yaml",
               *(AUDITS_DIR / test / "spec.yaml" for test in TEST_NAMES)]
     return data_cache.cached_object(f"audit-spec.{round_name}", inputs, _code(),
-                                    lambda: _round_spec(round_name, None), RoundAuditSpec)
+                                    lambda: _round_spec(round_name, None), "RoundAuditSpec")
 
 
 def _round_spec(round_name: str, audits_dir: str | None) -> RoundAuditSpec:
+    from checker.models.audit_spec import RoundAuditSpec
+
     rounds = load_rounds(audits_dir, round_name)
     if round_name not in rounds.rounds:
         raise MlpcError(f"unknown round {round_name!r}; known: {', '.join(sorted(rounds.rounds))}")
     tests = {}
+    base = Path(audits_dir) if audits_dir else AUDITS_DIR
     for test in TEST_NAMES:
-        spec = load_test_spec(test, audits_dir)
+        # (the validated models themselves: load_test_spec gives the records a check holds)
+        spec = load_test_spec(test, audits_dir) if audits_dir else _test_spec(test, base / test / "spec.yaml")
         if round_name in spec.rounds:
             tests[test] = spec.rounds[round_name]
     return RoundAuditSpec(

@@ -24,7 +24,7 @@ from binascii import unhexlify
 from dataclasses import dataclass, field
 from functools import partial
 from operator import itemgetter
-from typing import BinaryIO, Callable, ContextManager, Iterator
+from typing import TYPE_CHECKING, BinaryIO, Callable, ContextManager, Iterator
 
 from checker.audit import verify_tests as vt
 from checker.fast_init import fast_init, replace
@@ -32,7 +32,8 @@ from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (
     MAX_LOG_BYTES, DetailLog, LogReadError, parse_detail_bytes, parse_detail_log, parse_summary_log, parse_summary_text)
-from checker.models.audit_spec import RoundAuditSpec
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.audit_spec import RoundAuditSpec
 
 PERF_DIR = "performance/run_1"
 ACC_LOG = "mlperf_log_accuracy.json"

@@ -16,9 +16,11 @@ entry that cannot be read, or that another Python wrote, is ignored.
 
 :func:`cached_object` keeps, the same way, what a loader validates from data files (the round's ``RoundRules``,
 its audit spec, the Appendix B and hardware tables): pydantic builds a model's validator on its first use, which
-costs more than validating (about 6 ms for ``RoundRules``, 10 ms for the audit spec), and a pickled model
-instance is loaded without either. Its entry is keyed by the bytes of every data file it is made from and of the
-source of every module whose code makes it (the models, the loader), and by the Python and pydantic versions.
+costs more than validating (about 6 ms for ``RoundRules``, 10 ms for the audit spec), and a pickled object is
+loaded without either. The round file, the audit spec and the Appendix B table are kept, and returned, as records
+(``checker.models.record``: the models' fields and methods in plain classes), so that a check loads them without
+importing pydantic at all. An entry is keyed by the bytes of every data file it is made from and of the source
+of every module whose code makes it (the models, the loader, the records), and by the Python and pydantic versions.
 """
 
 from __future__ import annotations
@@ -119,13 +121,43 @@ def _file_digest(path) -> bytes | None:
         return None
 
 
-def object_key(inputs, modules) -> bytes | None:
-    """The key of an object made from the data files ``inputs`` by the code of ``modules`` (module objects): the
-    SHA-256 of their names and contents; None when one of them cannot be read (the object is then not kept)."""
-    import pydantic
+def _pydantic_version() -> bytes:
+    """What names the installed pydantic: the SHA-256 of its ``version.py`` (found without importing it)."""
+    module = sys.modules.get("pydantic")
+    if module is not None and getattr(module, "__file__", None):
+        folder = os.path.dirname(module.__file__)
+    else:
+        import importlib.util
 
-    parts = [_HEADER, pydantic.VERSION.encode()]
-    for kind, paths in (("data", [os.fspath(p) for p in inputs]), ("code", [getattr(m, "__file__", None) or "" for m in modules])):
+        spec = importlib.util.find_spec("pydantic")
+        folders = list(spec.submodule_search_locations or ()) if spec is not None else []
+        folder = folders[0] if folders else ""
+    return (_file_digest(os.path.join(folder, "version.py")) if folder else None) or b"?"
+
+
+def _module_file(module) -> str:
+    """The source file of ``module`` (a module object, or the dotted name of one of the checker's modules, found
+    without importing it)."""
+    if not isinstance(module, str):
+        return getattr(module, "__file__", None) or ""
+    loaded = sys.modules.get(module)
+    if loaded is not None and getattr(loaded, "__file__", None):
+        return loaded.__file__
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # (the checker package)
+    head, _, rest = module.partition(".")
+    return os.path.join(package, *rest.split(".")) + ".py" if head == "checker" and rest else ""
+
+
+#: the code that makes a record of a validated model (a part of every record's key)
+_RECORD_CODE = ("checker.models.record", "checker.models.record_methods")
+
+
+def object_key(inputs, modules) -> bytes | None:
+    """The key of an object made from the data files ``inputs`` by the code of ``modules`` (module objects, or
+    dotted names of the checker's modules): the SHA-256 of their names and contents; None when one of them
+    cannot be read (the object is then not kept)."""
+    parts = [_HEADER, _pydantic_version()]
+    for kind, paths in (("data", [os.fspath(p) for p in inputs]), ("code", [_module_file(m) for m in modules])):
         for path in paths:
             found = _file_digest(path)
             if found is None:
@@ -134,11 +166,31 @@ def object_key(inputs, modules) -> bytes | None:
     return digest(b"\0".join(parts))
 
 
-def cached_object(name: str, inputs, modules, build, kind: type):
+def cached_object(name: str, inputs, modules, build, kind):
     """``build()``, or the object it returned last for the same ``inputs`` (data file paths) and ``modules`` (the
-    modules whose code makes it), unpickled from ``checker/__pycache__/object.<name>.<cache tag>.pickle``; ``kind``:
-    the type it has. What ``build`` raises is raised (and nothing kept)."""
+    modules whose code makes it), unpickled from ``checker/__pycache__/object.<name>.<cache tag>.pickle``.
+
+    ``kind``: the type the object has; or the name of the pydantic model class ``build`` returns, which is then
+    kept and returned as its record (``checker.models.record.mirror``; loading it imports no pydantic). What
+    ``build`` raises is raised (and nothing kept)."""
     import pickle
+
+    if isinstance(kind, str):
+        modules = [*modules, *_RECORD_CODE]
+        made_by = build
+
+        def build():
+            from checker.models.record import mirror
+
+            return mirror(made_by())
+
+        def right(held) -> bool:
+            from checker.models.record import Record
+
+            return isinstance(held, Record) and type(held).__name__ == kind
+    else:
+        def right(held) -> bool:
+            return type(held) is kind
 
     tag = sys.implementation.cache_tag
     plain = name == os.path.basename(name) and not name.startswith(".")  # (a round name comes from the command line)
@@ -152,10 +204,10 @@ def cached_object(name: str, inputs, modules, build, kind: type):
             held = pickle.loads(body[len(key):])
         except Exception:  # noqa: BLE001 - an entry it cannot load is made again
             held = None
-        if type(held) is kind:
+        if right(held):
             return held
     made = build()
-    if type(made) is kind and not sys.dont_write_bytecode and object_key(inputs, modules) == key:
+    if right(made) and not sys.dont_write_bytecode and object_key(inputs, modules) == key:
         try:
             _write(entry, key + pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
         except (pickle.PicklingError, TypeError, AttributeError):

@@ -3,6 +3,8 @@ seeds its endpoint results recorded (v6.1+: no LoadGen log at all)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import json
 import os
 from collections import Counter
@@ -12,7 +14,8 @@ from checker.diagnostics import MlpcError
 from checker.loaders import yaml_text
 from checker.loaders.loadgen_log import LogReadError, parse_detail_head
 from checker.loaders.rules import available_rounds, load_rules
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 
 MAX_LOGS = 40
 MAX_ENDPOINT_FILE = 16 * 1024 * 1024

@@ -16,13 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic_core import ValidationError
 
 from checker.loaders import yaml_text
 from checker.loaders.fs import Sandbox, parse_json_text
 if TYPE_CHECKING:  # imported where an endpoint result is read: a round without one does not build these models
+    from pydantic import BaseModel
+
     from checker.models.endpoint import AccuracyResults, AuditResult, EndpointConfig, RunSummary, Snapshot
-from checker.models.rules import EndpointRules
+    from checker.models.rules import EndpointRules  # (a check holds the round file as a record: no pydantic)
 
 MAX_FIELD_ERRORS = 20  # a file with more bad fields than this is reported as one problem
 

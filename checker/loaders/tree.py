@@ -12,7 +12,7 @@ import operator
 import os
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from checker.context import (
     AccuracyCtx, DivisionCtx, MeasurementCtx, ModelCtx, ParsedLog, PathIssue,
@@ -29,7 +29,8 @@ from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
 from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
 from checker.metrics.run_record import tokens_per_sample
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
 

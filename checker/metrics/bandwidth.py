@@ -8,71 +8,43 @@ this module only does the arithmetic and explains it. Everything here is pure ex
 here until the loaders package grows an Appendix B reader).
 """
 
-# (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
-# evaluating the text of each annotation when the class is made, a few ms of every start-up)
+from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, Union
+from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, Field
+if TYPE_CHECKING:
+    from checker.models.appendix_b import AppendixB, Benchmark, Direction, Requirement, Term  # noqa: F401
 
-
-Direction = Literal["ingress", "egress"]
-
-
-class _Strict(BaseModel):
-    # the validators are built where the table is validated: a check unpickles it (load_appendix_b)
-    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+_MODELS = ("Term", "Requirement", "Benchmark", "AppendixB")
 
 
-class Term(_Strict):
-    count: int
-    dtype: Union[int, str]  # index into the declared input types, or a fixed type name
+def __getattr__(name: str):
+    # the table's validating models, where a caller asks this module for them (they import pydantic)
+    if name in _MODELS:
+        from checker.models import appendix_b
 
-
-class Requirement(_Strict):
-    negligible: bool = False
-    symbolic: str | None = None
-    numeric: str | None = None
-    factor: int = 1
-    terms: list[Term] = Field(default_factory=list)
-
-
-class Benchmark(_Strict):
-    name: str
-    dataset: str
-    models: list[str]
-    ingress: Requirement
-    egress: Requirement
-
-
-class AppendixB(_Strict):
-    source: str
-    dtype_sizes: dict[str, int]
-    unknown_dtype_size: int
-    benchmarks: dict[str, Benchmark]
-
-    def for_model(self, mlperf_model: str) -> tuple[str, Benchmark] | None:
-        for key, bench in self.benchmarks.items():
-            if mlperf_model in bench.models or mlperf_model == key:
-                return key, bench
-        return None
+        return getattr(appendix_b, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=1)
 def load_appendix_b() -> AppendixB:
     """Read ``rules/appendix_b.yaml`` (the one IO function of this module)."""
-    import sys
-
     from checker.loaders.data_cache import cached_object, read_yaml
-    from checker.loaders.rules import data_dir
+    from checker.loaders.data_files import data_dir
 
     path = data_dir("rules") / "appendix_b.yaml"
-    # validated once per content of the file and of this module (its validator is then never built)
-    return cached_object("appendix-b", [path], [sys.modules[__name__]], lambda: AppendixB(**read_yaml(path)),
-                         AppendixB)
+
+    def build() -> AppendixB:
+        from checker.models.appendix_b import AppendixB
+
+        return AppendixB(**read_yaml(path))
+
+    # validated once per content of the file and of the models (kept as a record: checker.models.record)
+    return cached_object("appendix-b", [path], ["checker.models.appendix_b", __name__], build, "AppendixB")
 
 
 @dataclass(frozen=True)

@@ -11,24 +11,18 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-SCENARIOS = ("SingleStream", "MultiStream", "Server", "Offline", "Interactive")
-TEST_NAMES = ("TEST01", "TEST04", "TEST05", "TEST06", "TEST07", "TEST08", "TEST09")
+from checker.models.record_methods import RoundAuditSpecMethods, SeedsMethods, TestRoundMethods
+
+from checker.models.audit_names import SCENARIOS, TEST_NAMES  # noqa: E402,F401  (imported from here too)
 
 
 from checker.models.rules import _Strict  # noqa: E402  (one strict base for every data file)
 
 
-class Seeds(_Strict):
+class Seeds(SeedsMethods, _Strict):
     qsl_rng_seed: int
     sample_index_rng_seed: int
     schedule_rng_seed: int
-
-    def as_dict(self) -> dict[str, int]:
-        return {
-            "qsl_rng_seed": self.qsl_rng_seed,
-            "sample_index_rng_seed": self.sample_index_rng_seed,
-            "schedule_rng_seed": self.schedule_rng_seed,
-        }
 
 
 class RoundInfo(_Strict):
@@ -128,7 +122,7 @@ class LengthBounds(_Strict):
     max: float = Field(gt=0)
 
 
-class TestRound(_Strict):
+class TestRound(TestRoundMethods, _Strict):
     models: list[str]
     files: FileRules
     verify_file: str
@@ -138,9 +132,6 @@ class TestRound(_Strict):
     audit_settings_from_config: bool = False  # the test run must also show its audit.config settings
     # LoadGen settings of this round beyond audit.config, per LoadGen model name ('*': every model)
     run_settings: dict[str, dict[str, str]] = Field(default_factory=dict)
-
-    def round_settings(self, loadgen_model: str) -> dict[str, str]:
-        return {**self.run_settings.get("*", {}), **self.run_settings.get(loadgen_model, {})}
     accuracy: AccuracyRule | None = None
     llm_output: LlmOutputRule | None = None
     score: dict[str, ScoreRule] = Field(default_factory=dict)  # TEST07, per model
@@ -156,18 +147,10 @@ class TestSpec(_Strict):
     rounds: dict[str, TestRound]
 
 
-class RoundAuditSpec(_Strict):
+class RoundAuditSpec(RoundAuditSpecMethods, _Strict):
     """Everything the compliance verification needs for one round (assembled by the loader)."""
 
     round: str
     info: RoundInfo
     tests: dict[str, TestRound]  # only the tests that exist in this round
     loadgen_model_names: dict[str, str]
-
-    def mlperf_model(self, model_dir: str) -> str:
-        """Map a result directory's model name (``resnet50``) to the mlperf name (``resnet``)."""
-        return self.info.model_aliases.get(model_dir, model_dir)
-
-    def tests_for(self, model_dir: str) -> list[str]:
-        model = self.mlperf_model(model_dir)
-        return sorted(name for name, spec in self.tests.items() if model in spec.models)

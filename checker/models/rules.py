@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from checker.models.record_methods import LayoutMethods, ModelRulesMethods, RoundRulesMethods
+
 SeverityName = Literal["error", "warning", "info", "off"]
 
 
@@ -73,7 +75,7 @@ class ModelEndpoint(_Strict):
     result_metric: dict[str, str] = Field(default_factory=dict)  # scenario -> qps | tps | latency_avg
 
 
-class ModelRules(_Strict):
+class ModelRules(ModelRulesMethods, _Strict):
     required_scenarios: dict[str, list[str]]  # system type -> scenarios
     optional_scenarios: dict[str, list[str]] = Field(default_factory=dict)
     one_of_scenarios: list[list[str]] = Field(default_factory=list)
@@ -102,10 +104,6 @@ class ModelRules(_Strict):
     # PF026: characters of generated text per output token (accuracy.txt gen_len / gen_num over the performance
     # run's tokens per sample), for models whose results state their output length in characters only
     output_chars_per_token: list[float] | None = None
-
-    def targets_for(self, scenario: str | None) -> list[AccuracyTarget]:
-        """The accuracy targets of a scenario folder (a target may name the scenarios it applies to)."""
-        return [t for t in self.accuracy if t.scenarios is None or scenario in t.scenarios]
 
 
 class SystemFields(_Strict):
@@ -140,7 +138,7 @@ class PowerRules(_Strict):
     range_restore_command: int = 3  # which SR,A / SR,V command must restore the RR ranges (1-based; -1 = last)
 
 
-class Layout(_Strict):
+class Layout(LayoutMethods, _Strict):
     """Where a round keeps the files of one result, relative to ``<division>/<submitter>/``.
 
     Templates use ``{system}``, ``{model}`` and ``{scenario}`` (the folder names as written). v4.1-v5.1
@@ -156,14 +154,6 @@ class Layout(_Strict):
     code: str  # must exist; a file at this path names the real folder when code_redirect_file is true
     code_redirect_file: bool
     leftover_result_dirs: list[str]  # folders of an older layout that do not belong inside a result folder
-
-    def path(self, template: str, sub_rel: str, system: str, model: str = "", scenario: str = "") -> str:
-        return f"{sub_rel}/" + template.format(system=system, model=model, scenario=scenario)
-
-    def top_folder(self, template: str) -> str | None:
-        """The submitter-level folder a tree template lives in, when it is not the results tree."""
-        head = template.split("/", 1)[0]
-        return None if head == self.result.split("/", 1)[0] else head
 
 
 class SummaryConventions(_Strict):
@@ -229,7 +219,7 @@ class EndpointRules(_Strict):
     also_run: list[str]  # codes of LoadGen-result checks that apply to endpoint results too
 
 
-class RoundRules(_Strict):
+class RoundRules(RoundRulesMethods, _Strict):
     round: str
     description: str
     loadgen_versions: list[str]  # prefixes of the loadgen_version value that identify the round
@@ -303,8 +293,3 @@ class RoundRules(_Strict):
     # severity overrides a named profile applies in this round (`--profile official`: the official checker's
     # verdicts where they differ from the rules)
     profiles: dict[str, dict[str, SeverityName]] = Field(default_factory=dict)
-
-    def min_duration_for(self, mlperf_model: str) -> int:
-        """The minimum run duration (ms) of a model: its own override, else the round's."""
-        model = self.models.get(mlperf_model)
-        return model.min_duration_ms if model is not None and model.min_duration_ms is not None else self.min_duration_ms

@@ -23,11 +23,16 @@ Unknown fields are allowed here (``SY007`` reports them).
 from __future__ import annotations
 
 import re
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, ValidationError, create_model
+from pydantic_core import ValidationError
 
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from pydantic import BaseModel
+
+    from checker.models.rules import RoundRules
+# (pydantic itself is imported where the model is built, for the JSON Schema: a check validates with
+# checker.models.system_core, which needs pydantic-core only)
 
 COUNT_FIELDS = (
     "number_of_nodes", "host_processors_per_node", "host_processor_core_count", "host_processor_vcpu_count",
@@ -108,6 +113,8 @@ def placeholder_reported(name: str, value: Any, data: dict, rules: RoundRules) -
 
 
 def _field_type(name: str, rules: RoundRules, optional: bool):
+    from pydantic import Field, StrictBool, StrictFloat, StrictInt
+
     placeholder = Annotated[str, Field(pattern=placeholder_pattern(rules.system_fields.placeholders))]
     empty = Annotated[str, Field(max_length=0)]
     extra: list = [placeholder] + ([empty] if optional else [])
@@ -144,6 +151,8 @@ _MODELS: dict[tuple, type[BaseModel]] = {}
 
 def system_model(rules: RoundRules) -> type[BaseModel]:
     """The pydantic model of a system description for ``rules.round`` (cached per round content)."""
+    from pydantic import ConfigDict, Field, create_model
+
     sf = rules.system_fields
     key = (rules.round, tuple(sf.required), tuple(sf.power), tuple(sf.network), tuple(sf.optional), tuple(sf.placeholders),
            tuple(rules.availabilities), tuple(rules.system_types), tuple(rules.divisions))

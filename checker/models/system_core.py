@@ -12,11 +12,12 @@ pydantic generates from ``system_model`` for every round, so the two cannot drif
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import SchemaValidator
 
-from checker.models.rules import RoundRules
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import RoundRules
 from checker.models.system import (
     BOOL_FIELDS, COUNT_FIELDS, COUNT_TEXT_FIELDS, NUMBER_FIELDS, OBJECT_TEXT_FIELDS, _py, placeholder_pattern,
 )

@@ -27,10 +27,13 @@ On valid results the two layouts agree field for field.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from collections.abc import Mapping, Sequence
 
 from checker.diagnostics import Severity
-from checker.models.rules import SummaryConventions
+if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+    from checker.models.rules import SummaryConventions
 from checker.report import Report, ResultSummary, counts_as, findings_in_scope
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
@@ -100,7 +103,10 @@ def result_rows(report: Report, columns: Sequence[str], official: bool = False,
     ``conventions``: how the round's official writer fills some columns (rules' summary_conventions;
     default: the v4.1-v5.1 writer). ``extras``: per result id, values of columns the report does not
     hold (``PrivateID``, ``design_power_watts``), computed by the caller."""
-    conventions = conventions or SummaryConventions()
+    if conventions is None:
+        from checker.models.rules import SummaryConventions
+
+        conventions = SummaryConventions()
     extras = extras or {}
     all_metrics = "weight_data_types" in columns  # the v5.0 writer added both at once
     by_result = _scope_findings(report)
