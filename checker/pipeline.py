@@ -165,7 +165,7 @@ def run_workers(fn, work: list, jobs: int, answered, meanwhile=None) -> None:
 def _prepare(checks: tuple[Check, ...]) -> None:
     """What the report and the round checks read after the workers, read while they work instead (this
     process would only wait for their answers): the checker's fingerprint and, for the plausibility checks,
-    the validators of their records and the hardware tables. What fails here fails again where the checks
+    the hardware tables. What fails here fails again where the checks
     use it, and is reported there."""
     from checker.loaders.fingerprint import checker_fingerprint
 
@@ -173,11 +173,9 @@ def _prepare(checks: tuple[Check, ...]) -> None:
     checker_fingerprint()
     if any(c.code.startswith("PL") for c in checks if c.scope == "round"):
         from checker.loaders.hardware import default_tables
-        from checker.metrics.plausibility import build_validators
 
         try:
-            build_validators()  # (the first validator this process builds: pydantic's set-up is paid here too)
-            default_tables()
+            default_tables()  # (records: the assessment builds records too, checker.models.assessment_shapes)
         except Exception:  # noqa: BLE001 - reported where the checks use them
             pass
 

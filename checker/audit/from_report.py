@@ -48,11 +48,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
-from checker.models.audit_inputs import ScenarioResult, Submission, normalise_text
+from checker.models.audit_methods import SCENARIO_RESULT, SUBMISSION, normalise_text
 from checker.results import result_key
+
+if TYPE_CHECKING:  # (built as records, checker.models.audit_methods: the models validate what the shapes leave them)
+    from checker.models.audit_inputs import ScenarioResult, Submission
 
 LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
 _SYSTEM_KEYS = ("status", "system_type", "accelerator_model_name", "accelerators_per_node",
@@ -126,10 +130,10 @@ def scenario_result(summary, rules, folder_models: bool = False) -> tuple[Scenar
         sps = summary.value / tps if tps else None
     power = summary.power_value if summary.power_value and summary.power_value > 0 else None
     try:
-        return ScenarioResult(model=model_name(summary, folder_models), scenario=summary.scenario,
-                              value=summary.value, units=units, inferred=summary.inferred,
-                              power_metric=power, has_power=summary.has_power,
-                              samples_per_second=sps), ""
+        return SCENARIO_RESULT.make(model=model_name(summary, folder_models), scenario=summary.scenario,
+                                    value=summary.value, units=units, inferred=summary.inferred,
+                                    power_metric=power, has_power=summary.has_power,
+                                    samples_per_second=sps), ""
     except ValidationError as exc:
         return None, f"not usable ({exc.errors()[0]['msg']})"
 
@@ -147,7 +151,7 @@ def _submission(division: str, submitter: str, system: str, fields: dict, result
     network = {k: str(v) for k, v in sorted(fields.items())
                if (k.startswith("network_") or k.startswith("nic")) and v not in (None, "")}
     values = {k: fields.get(k) for k in _SYSTEM_KEYS}
-    return Submission(
+    return SUBMISSION.make(
         division=division, submitter=submitter, system_id=system,
         status=str(values["status"] or ""), system_type=str(values["system_type"] or ""),
         accelerator_model_name=_text(values["accelerator_model_name"]),

@@ -27,8 +27,9 @@ from checker.checks.memo import per_context
 if TYPE_CHECKING:
     from checker.metrics.plausibility import Assessment, Place, Roofline
     from checker.models.audit_inputs import Submission
-# (the assessment's modules, its tables and its pydantic models are imported where the round checks run: in the
-# main process after the workers, which never use them; checker.pipeline._prepare imports them while they run)
+# (the assessment's modules and its tables are imported where the round checks run: in the main process after the
+# workers, which never use them; checker.pipeline._prepare loads the tables while they run. The assessment is made
+# of records, checker.models.assessment_shapes: a check imports no pydantic for it)
 
 DETAIL_LOG = "performance/run_1/mlperf_log_detail.txt"
 
@@ -153,7 +154,7 @@ class RoundPart:
             from checker.audit.from_report import iter_submissions
             from checker.loaders.hardware import default_tables
             from checker.metrics.plausibility import Peers, assess_result
-            from checker.models.audit_inputs import normalise_text
+            from checker.models.audit_methods import normalise_text
 
             self._tables = default_tables()
             self._peers = Peers()
@@ -384,7 +385,7 @@ def server_offline_ratio_high(ctx, rules):
     Data used: rules/work_per_sample.yaml (`thresholds.server_offline_warning`).
     Stricter than official: yes (the official checker has no plausibility check).
     """
-    from checker.models.audit_inputs import normalise_text
+    from checker.models.audit_methods import normalise_text
 
     state = _round(ctx, rules)
     th = state.thresholds

@@ -170,12 +170,12 @@ def cached_object(name: str, inputs, modules, build, kind):
     """``build()``, or the object it returned last for the same ``inputs`` (data file paths) and ``modules`` (the
     modules whose code makes it), unpickled from ``checker/__pycache__/object.<name>.<cache tag>.pickle``.
 
-    ``kind``: the type the object has; or the name of the pydantic model class ``build`` returns, which is then
-    kept and returned as its record (``checker.models.record.mirror``; loading it imports no pydantic). What
-    ``build`` raises is raised (and nothing kept)."""
+    ``kind``: the type the object has; or the name of the pydantic model class ``build`` returns (a tuple of names:
+    a tuple of such models), which is then kept and returned as its record (``checker.models.record.mirror``;
+    loading it imports no pydantic). What ``build`` raises is raised (and nothing kept)."""
     import pickle
 
-    if isinstance(kind, str):
+    if isinstance(kind, (str, tuple)):
         modules = [*modules, *_RECORD_CODE]
         made_by = build
 
@@ -187,7 +187,10 @@ def cached_object(name: str, inputs, modules, build, kind):
         def right(held) -> bool:
             from checker.models.record import Record
 
-            return isinstance(held, Record) and type(held).__name__ == kind
+            if isinstance(kind, str):
+                return isinstance(held, Record) and type(held).__name__ == kind
+            return type(held) is tuple and len(held) == len(kind) and all(
+                isinstance(h, Record) and type(h).__name__ == k for h, k in zip(held, kind))
     else:
         def right(held) -> bool:
             return type(held) is kind

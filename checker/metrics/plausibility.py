@@ -39,19 +39,15 @@ from __future__ import annotations
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import BaseModel, ConfigDict
+from checker.models.assessment_shapes import ASSESSMENT, FLAG, ROOFLINE
+from checker.models.audit_methods import normalise_text
 
-from checker.loaders.hardware import (
-    FixedWork,
-    HardwareEntry,
-    HardwareTable,
-    LlmWork,
-    Thresholds,
-    WorkTable,
-)
-from checker.models.audit_inputs import ScenarioResult, Submission, normalise_text
+if TYPE_CHECKING:  # (the tables and the results are records here: checker.models.record; no pydantic)
+    from checker.models.assessment import Assessment, Flag, Roofline
+    from checker.models.audit_inputs import ScenarioResult, Submission
+    from checker.models.hardware_tables import FixedWork, HardwareEntry, HardwareTable, LlmWork, Thresholds, WorkTable
 
 TERA = 1e12
 GIGA = 1e9
@@ -148,59 +144,18 @@ def priority_score(utilisation: float | None, peer: float | None, server_offline
 
 
 # --------------------------------------------------------------------------------------------
-# structured assessment
+# structured assessment (records of checker.models.assessment's models: checker.models.assessment_shapes)
+
+_MODELS = ("Flag", "Roofline", "Assessment")
 
 
-class _Frozen(BaseModel):
-    # (built where first used: in a check, by the round checks' preparation, checker.pipeline._prepare)
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+def __getattr__(name: str):
+    # the assessment's validating models, where a caller asks this module for them (they import pydantic)
+    if name in _MODELS:
+        from checker.models import assessment
 
-
-class Flag(_Frozen):
-    level: Literal["error", "warning", "info"]
-    name: str
-    message: str
-
-
-class Roofline(_Frozen):
-    utilisation: float
-    bound: Literal["compute", "decode-bandwidth"]
-    compute_utilisation: float
-    bandwidth_utilisation: float | None = None
-    accelerators: int
-    hardware_key: str
-    precision: str
-    peak_tops: float
-    work_gflop_per_sample: float
-    output_tokens: float | None = None
-    samples_per_second: float | None = None
-    latency_s: float | None = None
-    line: str
-
-
-class Assessment(_Frozen):
-    submission_id: str
-    submitter: str
-    system_id: str
-    accelerator: str
-    model: str
-    scenario: str
-    value: float
-    units: str
-    status: Literal["assessed", "no-assessment"]
-    reason: str | None = None
-    roofline: Roofline | None = None
-    per_accelerator: float | None = None
-    peer_ratio: float | None = None
-    peer_count: int = 0
-    server_offline_ratio: float | None = None
-    flags: tuple[Flag, ...] = ()
-    score: float | None = None
-    score_driver: str | None = None
-
-    @property
-    def utilisation(self) -> float | None:
-        return self.roofline.utilisation if self.roofline else None
+        return getattr(assessment, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def power_mode(s: Submission) -> str:
@@ -233,7 +188,7 @@ def _samples_per_second(r: ScenarioResult, w: FixedWork | LlmWork, l_out: float 
                         ) -> float | None:
     if r.units in ("samples/s", "queries/s"):
         return r.value
-    if r.units == "tokens/s" and isinstance(w, LlmWork) and l_out:
+    if r.units == "tokens/s" and w.kind == "llm" and l_out:
         return r.samples_per_second if r.samples_per_second else r.value / l_out
     return None
 
@@ -247,25 +202,25 @@ def assess_result(s: Submission, r: ScenarioResult, hardware: HardwareTable,
                 model=r.model, scenario=r.scenario, value=r.value, units=r.units)
     entry, name, why = _hardware_for(s, hardware)
     if entry is None:
-        return Assessment(**base, status="no-assessment", reason=why,
-                          flags=(Flag(level="info", name="unknown-hardware", message=why),))
+        return ASSESSMENT.make(**base, status="no-assessment", reason=why,
+                               flags=(FLAG.make(level="info", name="unknown-hardware", message=why),))
     w = work.lookup(r.model)
     if w is None:
-        return Assessment(**base, status="no-assessment",
-                          reason=f"no minimum-work figure for model {r.model!r} in "
-                                 "rules/work_per_sample.yaml")
+        return ASSESSMENT.make(**base, status="no-assessment",
+                               reason=f"no minimum-work figure for model {r.model!r} in "
+                                      "rules/work_per_sample.yaml")
     n = s.accelerator_count
     if not n:
-        return Assessment(**base, status="no-assessment",
-                          reason="accelerator (or socket) count unknown in the system description")
+        return ASSESSMENT.make(**base, status="no-assessment",
+                               reason="accelerator (or socket) count unknown in the system description")
     peak = entry.roofline_peak()
     if peak is None:
-        return Assessment(**base, status="no-assessment",
-                          reason=f"{entry.key}: no dense FP4/FP8/INT8 peak in rules/hardware.yaml")
+        return ASSESSMENT.make(**base, status="no-assessment",
+                               reason=f"{entry.key}: no dense FP4/FP8/INT8 peak in rules/hardware.yaml")
     precision, peak_tops = peak
     scen = normalise_text(r.scenario)
-    l_out = _output_tokens(r, w) if isinstance(w, LlmWork) else None
-    if isinstance(w, LlmWork):
+    l_out = _output_tokens(r, w) if w.kind == "llm" else None
+    if w.kind == "llm":
         f = llm_work_per_sample(w.matmul_params, w.input_tokens, l_out or 0.0, w.layers,
                                 w.attention_dim, w.beams)
     else:
@@ -278,59 +233,49 @@ def assess_result(s: Submission, r: ScenarioResult, hardware: HardwareTable,
     if scen in THROUGHPUT_SCENARIOS and not r.is_latency:
         x = _samples_per_second(r, w, l_out)
         if x is None:
-            return Assessment(**base, status="no-assessment",
-                              reason=f"units {r.units!r} cannot be converted to samples/s for "
-                                     f"{w.key}")
+            return ASSESSMENT.make(**base, status="no-assessment",
+                                   reason=f"units {r.units!r} cannot be converted to samples/s for "
+                                          f"{w.key}")
         u = roofline_utilisation(x, n, p, f)
         per_acc = r.value / n
     elif scen in LATENCY_SCENARIOS and r.is_latency:
         q = work.assumptions.multistream_samples_per_query if scen == "multistream" else 1
         lat = r.value / 1000.0
         u = latency_utilisation(lat, n, p, f, q)
-        if isinstance(w, LlmWork) and entry.memory_bandwidth_gbps and l_out:
+        if w.kind == "llm" and entry.memory_bandwidth_gbps and l_out:
             wb = w.total_params * work.assumptions.min_weight_bytes_per_param
             bw_u = decode_bandwidth_latency_bound(
                 wb, l_out, n, entry.memory_bandwidth_gbps * GIGA) / lat
     else:
-        return Assessment(**base, status="no-assessment",
-                          reason=f"scenario {r.scenario!r} with units {r.units!r} not covered")
+        return ASSESSMENT.make(**base, status="no-assessment",
+                               reason=f"scenario {r.scenario!r} with units {r.units!r} not covered")
     bound: Literal["compute", "decode-bandwidth"] = "compute"
     util = u
     if bw_u is not None and bw_u > u:
         bound, util = "decode-bandwidth", bw_u
-    unit = "token" if isinstance(w, LlmWork) else "sample"
-    f_shown = f / (l_out or 1.0) if isinstance(w, LlmWork) else f
+    unit = "token" if w.kind == "llm" else "sample"
+    f_shown = f / (l_out or 1.0) if w.kind == "llm" else f
     line = (f"roofline utilisation U = {util:.3f} [{entry.key} ×{n}, {precision.upper()} dense "
             f"{peak_tops:g} TOPS, F = {f_shown / GIGA:.4g} GFLOP/{unit}"
             + (f", L_out = {l_out:.1f}" if l_out else "")
             + (f"; bound: {bound}" if bound != "compute" else "") + "]")
-    roof = Roofline(utilisation=util, bound=bound, compute_utilisation=u,
-                    bandwidth_utilisation=bw_u, accelerators=n, hardware_key=entry.key,
-                    precision=precision, peak_tops=peak_tops, work_gflop_per_sample=f / GIGA,
-                    output_tokens=l_out, samples_per_second=x, latency_s=lat, line=line)
+    roof = ROOFLINE.make(utilisation=util, bound=bound, compute_utilisation=u,
+                         bandwidth_utilisation=bw_u, accelerators=n, hardware_key=entry.key,
+                         precision=precision, peak_tops=peak_tops, work_gflop_per_sample=f / GIGA,
+                         output_tokens=l_out, samples_per_second=x, latency_s=lat, line=line)
     th = work.thresholds
     flags: list[Flag] = []
     if util > th.utilisation_error:
         extra = (" — even a 2:4 sparse peak (2×) would be exceeded" if util / 2 > 1 else "")
-        flags.append(Flag(level="error", name="implausible-peak",
-                          message=f"U = {util:.3f} > {th.utilisation_error:g}: exceeds the dense "
-                                  f"peak{extra}; needs an explanation (sparsity, fast algorithm, "
-                                  "spec or metadata error)"))
+        flags.append(FLAG.make(level="error", name="implausible-peak",
+                               message=f"U = {util:.3f} > {th.utilisation_error:g}: exceeds the dense "
+                                       f"peak{extra}; needs an explanation (sparsity, fast algorithm, "
+                                       "spec or metadata error)"))
     elif util > th.utilisation_warning:
-        flags.append(Flag(level="warning", name="high-utilisation",
-                          message=f"U = {util:.3f} > {th.utilisation_warning:g}"))
-    return Assessment(**base, status="assessed", roofline=roof, per_accelerator=per_acc,
-                      flags=tuple(flags))
-
-
-def build_validators() -> None:
-    """Build the validators of the assessment's records and of the audit inputs it reads results into (all
-    deferred: a check that runs no plausibility check builds none). A parallel check builds them while its
-    workers run (``checker.pipeline._prepare``); the round checks would otherwise build them after the workers."""
-    from checker.models.audit_inputs import ScenarioResult, Submission
-
-    for model in (Flag, Roofline, Assessment, ScenarioResult, Submission):
-        model.model_rebuild()
+        flags.append(FLAG.make(level="warning", name="high-utilisation",
+                               message=f"U = {util:.3f} > {th.utilisation_warning:g}"))
+    return ASSESSMENT.make(**base, status="assessed", roofline=roof, per_accelerator=per_acc,
+                           flags=tuple(flags))
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,21 +372,21 @@ def assess(submissions: Sequence[Submission], hardware: HardwareTable, work: Wor
             pr = rel.peer_ratio
             updates.update(per_accelerator=rel.per_accelerator, peer_count=rel.peer_count, peer_ratio=pr)
             if pr is not None and pr > th.peer_ratio_warning:
-                flags.append(Flag(level="warning", name="above-peers",
-                                  message=f"per-accelerator throughput {pr:.2f}× the median of "
-                                          f"{rel.peer_count} same-SKU peers > "
-                                          f"{th.peer_ratio_warning:g}"))
+                flags.append(FLAG.make(level="warning", name="above-peers",
+                                       message=f"per-accelerator throughput {pr:.2f}× the median of "
+                                               f"{rel.peer_count} same-SKU peers > "
+                                               f"{th.peer_ratio_warning:g}"))
         so = rel.server_offline_ratio
         if so is not None:
             updates["server_offline_ratio"] = so
             if so > th.server_offline_warning:
-                flags.append(Flag(level="warning", name="server-exceeds-offline",
-                                  message=f"Server/Offline = {so:.3f} > "
-                                          f"{th.server_offline_warning:g}"))
+                flags.append(FLAG.make(level="warning", name="server-exceeds-offline",
+                                       message=f"Server/Offline = {so:.3f} > "
+                                               f"{th.server_offline_warning:g}"))
             elif so > th.server_offline_info:
-                flags.append(Flag(level="info", name="server-above-offline",
-                                  message=f"Server/Offline = {so:.3f} > "
-                                          f"{th.server_offline_info:g}"))
+                flags.append(FLAG.make(level="info", name="server-above-offline",
+                                       message=f"Server/Offline = {so:.3f} > "
+                                               f"{th.server_offline_info:g}"))
         score, driver = priority_score(a.utilisation, updates.get("peer_ratio"),  # type: ignore[arg-type]
                                        updates.get("server_offline_ratio"), th)  # type: ignore[arg-type]
         updates.update(flags=tuple(flags), score=score, score_driver=driver)

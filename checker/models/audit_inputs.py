@@ -27,39 +27,18 @@ rejected. Example::
 # (no `from __future__ import annotations`: pydantic reads the models' field types as Python made them, instead of
 # evaluating the text of each annotation when the class is made, a few ms of every start-up)
 
-import re
-from functools import lru_cache
-from typing import Literal
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-#: Units understood by the plausibility maths. Throughput units are "higher is better",
-#: latency units are "lower is better".
-Units = Literal["samples/s", "tokens/s", "queries/s", "ms"]
-THROUGHPUT_UNITS: frozenset[str] = frozenset({"samples/s", "tokens/s", "queries/s"})
-LATENCY_UNITS: frozenset[str] = frozenset({"ms"})
-
-_WS = re.compile(r"\s+")
-
-
-def normalise_text(value: str | None) -> str:
-    """The comparison form of a free-text field: Unicode casefold, whitespace runs collapsed to
-    one space, leading/trailing whitespace removed. ``None`` becomes the empty string."""
-    if value is None:
-        return ""
-    return _normalised(value if isinstance(value, str) else str(value))
-
-
-@lru_cache(maxsize=65536)  # pure, and asked for the same few names thousands of times per round
-def _normalised(text: str) -> str:
-    return _WS.sub(" ", text).strip().casefold()
+from checker.models.audit_methods import (  # noqa: F401  (imported from here too)
+    LATENCY_UNITS, THROUGHPUT_UNITS, ScenarioResultMethods, SubmissionMethods, Units, int_or_none, normalise_text,
+)
 
 
 class _Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True, defer_build=True)
 
 
-class ScenarioResult(_Frozen):
+class ScenarioResult(ScenarioResultMethods, _Frozen):
     """One measured (or inferred) result of a submission: one model in one scenario."""
 
     model: str = Field(min_length=1)
@@ -77,21 +56,8 @@ class ScenarioResult(_Frozen):
     #: output length ``tokens/samples`` is derived. Optional.
     samples_per_second: float | None = Field(default=None, gt=0, allow_inf_nan=False)
 
-    @property
-    def power_measured(self) -> bool:
-        return self.has_power or self.power_metric is not None
 
-    @property
-    def is_latency(self) -> bool:
-        return self.units in LATENCY_UNITS
-
-    @property
-    def key(self) -> tuple[str, str]:
-        """(model, scenario) in comparison form."""
-        return (normalise_text(self.model), normalise_text(self.scenario))
-
-
-class Submission(_Frozen):
+class Submission(SubmissionMethods, _Frozen):
     """One row of the results table: a submitter and a platform (system id)."""
 
     division: str
@@ -118,48 +84,7 @@ class Submission(_Frozen):
                      mode="before")
     @classmethod
     def _int_or_none(cls, v: object) -> object:
-        # System JSONs carry numbers, numeric strings, "N/A" or "". Anything non-numeric is None.
-        if v is None or isinstance(v, bool):
-            return None
-        if isinstance(v, int):
-            return v
-        if isinstance(v, float):
-            return int(v) if v.is_integer() else None
-        if isinstance(v, str):
-            s = v.strip()
-            return int(s) if s.isdigit() else None
-        return None
-
-    @property
-    def id(self) -> str:
-        """Stable identifier: ``division/submitter/system_id`` exactly as given."""
-        return f"{self.division}/{self.submitter}/{self.system_id}"
-
-    @property
-    def has_accelerator(self) -> bool:
-        name = normalise_text(self.accelerator_model_name)
-        return bool(name) and name not in {"n/a", "na", "none", "0", "-"} and bool(
-            self.accelerators_per_node)
-
-    @property
-    def accelerator_count(self) -> int | None:
-        """Total accelerators: ``accelerators_per_node × number_of_nodes``; for a CPU-only
-        system the host processor sockets ``host_processors_per_node × number_of_nodes``.
-        ``None`` when unknown."""
-        nodes = self.number_of_nodes if self.number_of_nodes else 1
-        if self.has_accelerator:
-            return self.accelerators_per_node * nodes  # type: ignore[operator]
-        if self.host_processors_per_node:
-            return self.host_processors_per_node * nodes
-        return None
-
-    @property
-    def accelerator_identity(self) -> str:
-        """Comparison form of "the accelerator": the accelerator model name, or the host CPU
-        model name for a CPU-only system."""
-        if self.has_accelerator:
-            return normalise_text(self.accelerator_model_name)
-        return normalise_text(self.host_processor_model_name)
+        return int_or_none(v)
 
 
 class SubmissionSet(_Frozen):

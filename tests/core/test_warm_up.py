@@ -90,11 +90,11 @@ def test_prepare_survives_what_it_cannot_build(monkeypatch):
     """What the main process prepares while the workers run is built again where the checks use it (and an
     error reported there): a failure while preparing is not the check's end."""
     from checker import pipeline
-    from checker.metrics import plausibility
+    from checker.loaders import hardware
     from checker.registry import ALL_CHECKS
 
     def broken():
-        raise RuntimeError("no validator today")
+        raise RuntimeError("no table today")
 
-    monkeypatch.setattr(plausibility, "build_validators", broken)
+    monkeypatch.setattr(hardware, "default_tables", broken)
     pipeline._prepare(ALL_CHECKS)  # no exception
