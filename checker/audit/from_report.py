@@ -135,7 +135,7 @@ def scenario_result(summary, rules, folder_models: bool = False) -> tuple[Scenar
                                     power_metric=power, has_power=summary.has_power,
                                     samples_per_second=sps), ""
     except ValidationError as exc:
-        return None, f"not usable ({exc.errors()[0]['msg']})"
+        return None, f"not usable ({exc.errors(include_url=False)[0]['msg']})"
 
 
 def _text(value) -> str | None:
@@ -208,7 +208,7 @@ def iter_submissions(summaries: Iterable, rules, notes: list[str] | None = None,
             sub = _submission(division, submitter, system, fields, results, label)
         except ValidationError as exc:
             note(f"{division}/{submitter}/systems/{system}.json: left out, unusable system "
-                         f"description ({exc.errors()[0]['msg']})")
+                         f"description ({exc.errors(include_url=False)[0]['msg']})")
             continue
         yield sub, mine
 

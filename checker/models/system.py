@@ -245,7 +245,7 @@ def validate_system(data: Any, rules: RoundRules) -> list[tuple[str, str, str]]:
     try:
         system_validator(rules).validate_python(data)
     except ValidationError as exc:
-        for err in exc.errors():
+        for err in exc.errors(include_url=False):  # (the URL would import pydantic)
             loc = err.get("loc", ())
             if not loc:
                 continue

@@ -117,16 +117,19 @@ for name in sys.argv[1:]:
     load_rules(name), load_round_spec(name)
 load_appendix_b()
 from checker.pipeline import warm_up
+from checker.models.system import validate_system
 for name in sys.argv[1:]:
     warm_up(load_rules(name))
+    assert any(kind == "type" for _, _, kind in validate_system({"number_of_nodes": "two", "status": 3}, load_rules(name)))
 print(sorted(m for m in sys.modules if m == "pydantic" or m.startswith("pydantic.")))
 """
 
 
 def test_a_check_imports_no_pydantic_before_its_workers_start():
     """What a check's first process loads before it forks its workers (the checker's modules, the rules, the audit
-    spec, Appendix B, the workers' warm-up) imports pydantic-core only (its validators check system descriptions),
-    once the data caches are written (a first run writes them). A round that takes endpoint results (v6.1 on)
+    spec, Appendix B, the workers' warm-up) imports pydantic-core only (its validators check system descriptions,
+    and a description with errors is reported without pydantic too), once the data caches are written (a first
+    run writes them). A round that takes endpoint results (v6.1 on)
     builds their pydantic models in the warm-up: they validate the submitters' files."""
     loadgen_rounds = [name for name in ROUNDS if rules.load_rules(name).endpoint is None]
     assert loadgen_rounds
