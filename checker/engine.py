@@ -16,7 +16,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import dataclasses
-import traceback
 
 from checker.checks.base import Check
 from checker.diagnostics import Finding, Location, Severity
@@ -202,6 +201,8 @@ def _run_steps(steps: tuple[Step, ...], ctx, rules: RoundRules, out: list[Findin
 
 def _crashed(step: Step, exc: Exception, scope: str) -> Finding:
     """The TL001 finding of ``step``'s check raising ``exc`` on the context of ``scope``."""
+    import traceback  # (imported where a check crashes)
+
     check = step.check
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return Finding(

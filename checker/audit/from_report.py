@@ -50,7 +50,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pydantic_core import ValidationError
+from checker.models.core_module import ValidationError
 
 from checker.models.audit_methods import SCENARIO_RESULT, SUBMISSION, normalise_text
 from checker.results import result_key

@@ -8,7 +8,6 @@ another run, and anyone who reads it (a reviewer, a results table, a compliance 
 
 from __future__ import annotations
 
-import statistics
 from operator import methodcaller
 
 from checker.checks.base import check, finding
@@ -229,6 +228,8 @@ def token_rate_inconsistent_with_output_length(ctx, rules):
     elif "TEST09" in model.compliance_tests and (bounds := test09_bounds(rules.round, ctx.mlperf_model)):
         (low, high), source = bounds, "the round's TEST09 output-length bounds"
     elif ctx.output_lengths and band:
+        import statistics  # (with fractions and decimal: imported where a run needs it, rarely)
+
         middle = statistics.median(length for _, length in ctx.output_lengths)
         low, high = middle * band[0], middle * band[1]
         source = (f"{band[0]:g}-{band[1]:g} x {middle:.6g}, the median output length of the model's other "

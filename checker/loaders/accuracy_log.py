@@ -31,7 +31,6 @@ import contextlib
 import io
 import json
 import os
-import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -145,6 +144,8 @@ def _head_and_tail(src: Path, size: int) -> tuple[str, str]:
 
 
 def _atomic_write(dst: Path, chunks: Iterator[bytes]) -> None:
+    import tempfile  # (imported where a log is written: a check only reads them)
+
     fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
     try:
         with os.fdopen(fd, "wb") as out:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic_core import ValidationError
+from checker.models.core_module import ValidationError
 
 from checker.loaders import yaml_text
 from checker.loaders.fs import Sandbox, parse_json_text

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -196,6 +194,8 @@ class Staging:
             while chunk := fin.read(CHUNK):
                 fout.write(chunk)
                 self.bytes += len(chunk)
+        import shutil  # (imported where a tree is written: a check only compares folders)
+
         shutil.copystat(src_abs, dst, follow_symlinks=False)
         self.files += 1
 
@@ -205,6 +205,8 @@ class Staging:
         with open(dst, "wb") as fout:
             fout.write(data)
         if like is not None:
+            import shutil
+
             shutil.copymode(like, dst)
         self.files += 1
         self.bytes += len(data)
@@ -266,6 +268,8 @@ class Staging:
             raise TreeWriteError(f"cannot create {self.dest}: {exc.strerror or exc}") from None
 
     def abort(self) -> None:
+        import shutil
+
         shutil.rmtree(self.path, ignore_errors=True)
 
     def __enter__(self) -> "Staging":
@@ -307,6 +311,8 @@ def check_destination(source: str, dest: str) -> tuple[str, str]:
 
 def open_staging(source: str, dest: str) -> Staging:
     """Check the pair and create the staging folder next to the destination."""
+    import tempfile
+
     source, dest = check_destination(source, dest)
     try:
         path = tempfile.mkdtemp(prefix=f".{os.path.basename(dest)}.", suffix=".partial", dir=os.path.dirname(dest))
@@ -403,6 +409,8 @@ def plan_truncation(source: str) -> list[TruncateItem]:
 
 @dataclass(frozen=True)
 class TruncateOutcome:
+    """What truncating one accuracy log did: its digest and its new size."""
+
     item: TruncateItem
     digest: str | None = None
     new_size: int | None = None
@@ -430,6 +438,8 @@ def apply_truncation(staging: Staging, items: list[TruncateItem],
                     original = handle.read()
             staging.write_bytes(item.txt_rel, original + f"\nhash={digest}\n".encode("ascii"),
                                 like=txt_src if os.path.isfile(txt_src) else None)
+            import shutil
+
             shutil.copymode(log_src, log_dst)
             staging.files += 1  # the log
             outcome = TruncateOutcome(item, digest, os.path.getsize(log_dst))

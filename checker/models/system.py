@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, Union
 
-from pydantic_core import ValidationError
+from checker.models.core_module import ValidationError
 
 if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
     from pydantic import BaseModel

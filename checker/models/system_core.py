@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic_core import SchemaValidator
+from checker.models.core_module import SchemaValidator  # (pydantic-core without its package: about 12 ms)
 
 if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
     from checker.models.rules import RoundRules

@@ -6,6 +6,7 @@ import csv
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from checker.checks import power
 from checker.diagnostics import Severity
@@ -126,3 +127,26 @@ def test_real_v51_power_results_stay_valid(subtree):
     if subtree.startswith("open/GATEOverflow"):
         # the official PTD-log warning, and mlpc's stricter note on uncertainty > 1% during testing
         assert {f.code for f in pw} == {"PW008", "PW017"}
+
+
+UUID_TEXTS = st.one_of(
+    st.uuids().flatmap(lambda u: st.sampled_from([str(u), u.hex, "{%s}" % u, u.urn, str(u).upper()])),
+    st.text(alphabet="0123456789abcdefABCDEFxg-_{}+ :nru", max_size=45),
+    st.text(max_size=40),
+)
+
+
+@given(UUID_TEXTS)
+def test_uuids_are_read_as_the_uuid_module_reads_them(text):
+    """PW uuid comparison (client.json vs server.json) reads a UUID's value without importing uuid."""
+    import uuid
+
+    from checker.checks.power import uuid_value
+
+    try:
+        want = uuid.UUID(text).int
+    except ValueError:
+        with pytest.raises(ValueError):
+            uuid_value(text)
+        return
+    assert uuid_value(text) == want
