@@ -38,6 +38,8 @@ class ParsedLog:
 
 @dataclass(frozen=True)
 class RootCtx:
+    """The submission root: its division folders and the folders that are none."""
+
     root: str
     division_dirs: tuple[str, ...]
     unknown_dirs: tuple[str, ...]
@@ -48,6 +50,8 @@ class RootCtx:
 
 @dataclass(frozen=True)
 class DivisionCtx:
+    """One division folder and the files directly in it."""
+
     division: str
     rel: str
     files: tuple[str, ...]
@@ -56,6 +60,8 @@ class DivisionCtx:
 
 @dataclass(frozen=True)
 class PathIssue:
+    """A path the walk could not use (a link leaving the tree, an unreadable folder), with why."""
+
     rel: str
     detail: str = ""
 
@@ -63,6 +69,8 @@ class PathIssue:
 @fast_init
 @dataclass(frozen=True)
 class SubmitterCtx:
+    """One submitter folder: its listings and the paths the walk could not use."""
+
     division: str
     submitter: str
     rel: str
@@ -87,6 +95,8 @@ class SubmitterCtx:
 @fast_init
 @dataclass(frozen=True)
 class SystemCtx:
+    """One system of a submitter: its description and the listings of its folders."""
+
     division: str
     submitter: str
     system: str
@@ -115,6 +125,8 @@ class SystemCtx:
 @fast_init
 @dataclass(frozen=True)
 class ModelCtx:
+    """One model folder of a system: its results' scenarios and what is read of them."""
+
     division: str
     submitter: str
     system: SystemCtx
@@ -129,6 +141,8 @@ class ModelCtx:
 @fast_init
 @dataclass(frozen=True)
 class MeasurementCtx:
+    """The measurements folder of one result (user.conf, README.md, the implementation JSON)."""
+
     rel: str
     listing: Listing
     sizes: dict[str, int] = field(default_factory=dict)
@@ -143,6 +157,8 @@ class MeasurementCtx:
 @fast_init
 @dataclass(frozen=True)
 class AccuracyCtx:
+    """The accuracy folder of one result and what is read of its files."""
+
     rel: str
     listing: Listing
     accuracy_txt: str | None = None
@@ -164,6 +180,8 @@ class AccuracyCtx:
 @fast_init
 @dataclass(frozen=True)
 class PowerCtx:
+    """The power folders of one result and what is read of their logs."""
+
     rel: str  # performance/power
     power_listing: Listing
     ranging_listing: Listing

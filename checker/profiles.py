@@ -9,6 +9,8 @@ import dataclasses
 
 @dataclasses.dataclass(frozen=True)
 class Profile:
+    """A named set of severity overrides (``--profile``) applied on top of the round file."""
+
     name: str = "default"
     # severity overrides applied on top of the round file (smoke relaxes run-length checks); a round file may
     # add its own for a profile (`profiles:`: the official profile of v6.0)

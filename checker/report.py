@@ -13,6 +13,8 @@ REPORT_VERSION = "1.2"
 
 @dataclass(frozen=True)
 class ResultSummary:
+    """What the report says of one result: its identity, value, verdict and the fields of its system."""
+
     id: str
     division: str
     submitter: str
@@ -174,6 +176,8 @@ COMPLIANT_PROFILES = ("default", "official")
 
 @dataclass
 class Report:
+    """A checked tree's report: its results, findings, round and how they were made."""
+
     root: str
     round: str
     round_reason: str

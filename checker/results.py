@@ -20,6 +20,8 @@ NS_PER_MS = 1e6
 
 @dataclass(frozen=True)
 class ResultValue:
+    """A result's reported value, the log key it was read from, and whether it was inferred."""
+
     value: float | None
     key: str | None
     inferred: bool

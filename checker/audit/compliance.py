@@ -112,6 +112,8 @@ FIGURE_RTOL = 5e-4
 
 @dataclass
 class _Ctx:
+    """What the verification of one result's compliance folder reads and collects."""
+
     record: ComplianceRecord
     model: str  # mlperf model name
     model_dir: str

@@ -168,6 +168,8 @@ def verify_performance(
 
 @dataclass(frozen=True)
 class SettingMismatch:
+    """A LoadGen setting of a test run that differs from what its audit.config asks."""
+
     key: str
     expected: object
     actual: object
@@ -277,6 +279,8 @@ def _digest(payload: str) -> bytes:
 
 @dataclass(frozen=True)
 class Test01OutputVerdict:
+    """TEST01's comparison of the logged accuracy samples, strictly and as the official script reads it."""
+
     passed: bool  # strict: whole arrays equal, >= min_matched matches, consistent accuracy log
     official_passed: bool  # verify_accuracy.py: first element only, >= 1 match
     num_acc_log_entries: int
@@ -451,6 +455,8 @@ def render_test01_accuracy(verdict: Test01OutputVerdict) -> str:
 
 @dataclass(frozen=True)
 class MetricDelta:
+    """One accuracy metric of TEST01's fallback: the submission's, the test's and their difference."""
+
     metric: str
     baseline: float | None
     compliance: float | None
@@ -463,6 +469,8 @@ class MetricDelta:
 
 @dataclass(frozen=True)
 class FallbackVerdict:
+    """TEST01's non-deterministic fallback: the accuracy metrics compared within their allowed deltas."""
+
     passed: bool
     official_passed: bool
     metrics: tuple[MetricDelta, ...]
@@ -531,6 +539,8 @@ def verify_test01_fallback(model: str, baseline_text: str, compliance_text: str,
 
 @dataclass(frozen=True)
 class Test06Verdict:
+    """TEST06's verdict on an LLM's outputs: EOS, first token and output lengths."""
+
     passed: bool
     official_passed: bool
     num_samples: int

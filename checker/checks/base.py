@@ -24,6 +24,8 @@ CATEGORIES = {
 
 @dataclass(frozen=True)
 class Check:
+    """A registered check: its code, name, scope, function and documentation."""
+
     code: str
     name: str
     scope: str

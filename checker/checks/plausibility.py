@@ -76,6 +76,8 @@ class _Row:
 
 @dataclass(frozen=True)
 class _Round:
+    """The round's assessment: the rows a PL check can report, the thresholds and the Offline values."""
+
     rows: tuple[_Row, ...]
     thresholds: object
     offline: dict  # (submission id, model key) -> (value, units, result id)

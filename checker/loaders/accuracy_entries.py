@@ -136,6 +136,8 @@ def _is_hex(text: str) -> bool:
 
 @dataclass
 class _State:
+    """The reading position of an accuracy log and what it has found malformed so far."""
+
     number: int = 0  # lines read
     pending: list[tuple[int, str]] = field(default_factory=list)  # malformed lines (number, problem)
     last_bad: bool = False  # the previous content line was malformed

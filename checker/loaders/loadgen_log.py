@@ -29,6 +29,8 @@ class LogReadError(Exception):
 
 @dataclass(frozen=True)
 class LogProblem:
+    """A line of a LoadGen log that could not be read, with why."""
+
     line: int
     message: str
 

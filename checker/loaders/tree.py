@@ -37,6 +37,8 @@ from checker.naming import canonical_scenario, mlperf_model
 
 @dataclass
 class Tree:
+    """A loaded submission tree: its root, divisions and submitters (the walk's contexts)."""
+
     root: RootCtx
     divisions: list[DivisionCtx] = field(default_factory=list)
     submitters: list[SubmitterCtx] = field(default_factory=list)

@@ -16,6 +16,8 @@ HASH_RE = re.compile(r"^hash=([\w\d]+)$")
 
 @dataclass
 class MetricFailure:
+    """An accuracy metric outside its bound: the metric, the bound and the value found."""
+
     metric: str
     bound: float
     found: str
@@ -25,6 +27,8 @@ class MetricFailure:
 
 @dataclass
 class AccuracyReading:
+    """What accuracy.txt says of a result's metrics: their values, the failures and the metrics missing."""
+
     values: dict[str, str] = field(default_factory=dict)  # first value seen per metric
     failures: list[MetricFailure] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)

@@ -74,6 +74,8 @@ _ABS, _REL = 0.0051, 5.1e-6
 
 @dataclass(frozen=True)
 class Disagreement:
+    """A field of the summary log that disagrees with the detail log's value."""
+
     label: str  # as the summary writes it
     key: str  # the detail log's key
     summary: str

@@ -60,6 +60,8 @@ def parse_stamp(value) -> datetime:
 
 @dataclass(frozen=True)
 class PowerWindow:
+    """The power samples inside a run's window: their count, average and time span."""
+
     samples: int
     average_watts: float
     begin: datetime
@@ -524,6 +526,8 @@ def window_average(spl: SplParse, begin: datetime, end: datetime) -> float | Non
 
 @dataclass(frozen=True)
 class CoverageGap:
+    """A stretch of a run's window without power samples."""
+
     start: datetime
     end: datetime
 

@@ -195,6 +195,8 @@ class PtdEvent(NamedTuple):
 
 @dataclass(frozen=True)
 class PtdScan:
+    """What a scan of a PTD log found: its line count, phases and messages."""
+
     lines_total: int
     ranging_start: float | None
     ranging_stop: float | None

@@ -51,6 +51,8 @@ class PtdGroup(NamedTuple):
 
 @dataclass(frozen=True, eq=False)
 class PtdLog:
+    """A PTD log read line by line into its items, with the lines that could not be decoded."""
+
     lines_total: int
     undecodable: tuple[int, ...]  # lines with non-UTF-8 bytes
     items: tuple[PtdItem, ...]  # in line order
