@@ -13,6 +13,7 @@ from operator import methodcaller
 from checker.checks.base import check, finding, strict_log_problems
 from checker.checks.memo import per_context
 from checker.checks.structure import allowed_scenarios
+from checker.loaders.loadgen_log import EQUAL_ISSUE_KEY
 from checker.metrics.early_stopping import (
     EarlyStoppingExpectation, expected_early_stopping, max_overlatency_allowed, min_passing_queries,
     min_queries_for_percentile, normalize_scenario, server_early_stopping, server_min_queries,
@@ -312,10 +313,10 @@ def equal_issue_not_used(ctx, rules):
     How to fix: keep the mlperf.conf default (1) for this benchmark.
     Data used: `models.*.equal_issue`, `models.*.equal_issue_divisions`.
     """
-    log, model = _log(ctx), _model(ctx, rules)
-    if log is None or model is None or not model.equal_issue or ctx.division not in model.equal_issue_divisions:
+    log = _log(ctx)
+    if log is None or not rules.equal_issue_required(ctx.mlperf_model, ctx.division):
         return
-    value = log.get("effective_sample_concatenate_permutation")
+    value = log.get(EQUAL_ISSUE_KEY)
     if value is True:
         return
     if value is None and _conf_equal_issue(ctx, rules):

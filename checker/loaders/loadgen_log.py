@@ -21,6 +21,8 @@ from checker.loaders.compiled import compiled
 MARKER = ":::MLLOG"
 MAX_LOG_BYTES = 64 * 1024 * 1024  # a detail log larger than this is not read
 BINARY_PROBE_BYTES = 64 * 1024  # a NUL byte among a log's first bytes marks it binary: it is not read
+#: whether the run used equal-issue mode; where a log does not give it, PF011 reads mlperf.conf and user.conf
+EQUAL_ISSUE_KEY = "effective_sample_concatenate_permutation"
 
 
 class LogReadError(Exception):

@@ -27,7 +27,7 @@ from checker.loaders.inferred_copy import compare_copies, in_inference_order, so
 from checker.loaders import prewalk
 from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
-from checker.loaders.loadgen_log import DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
+from checker.loaders.loadgen_log import EQUAL_ISSUE_KEY, DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
 from checker.metrics.run_record import tokens_per_sample
 if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
     from checker.models.rules import RoundRules
@@ -201,8 +201,18 @@ def _find_impl_json(listing: Listing, system: str, scenario_dir: str, fixed: str
     return None
 
 
+def confs_needed(perf: ParsedLog | None, rules: RoundRules, mlperf_model: str | None, division: str) -> bool:
+    """Whether a result's mlperf.conf and user.conf are read: only where PF011 reads them, the one check that does
+    (a result that must run in equal-issue mode, whose performance log does not give ``EQUAL_ISSUE_KEY``); a
+    round would otherwise read two files a result for nothing."""
+    return (perf is not None and perf.log is not None and rules.equal_issue_required(mlperf_model, division)
+            and perf.log.get(EQUAL_ISSUE_KEY) is None)
+
+
 def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules: RoundRules,
-                  want_power: bool) -> MeasurementCtx:
+                  want_power: bool, read_confs: bool) -> MeasurementCtx:
+    """The measurements folder; ``read_confs``: read mlperf.conf and user.conf too (only a run whose detail log
+    does not say whether it used equal-issue mode needs them: :func:`confs_needed`)."""
     listing = box.listing(rel)
     known = box.files_in(rel)
     sizes = (dict(zip(listing.files, map(known.__getitem__, listing.files))) if known is not None
@@ -212,7 +222,7 @@ def _measurements(box: Sandbox, rel: str, system: str, scenario_dir: str, rules:
     if impl_name:
         impl, impl_error, impl_dups = box.read_json_keys(f"{rel}/{impl_name}")
     confs: dict[str, str] = {}
-    for conf in ("mlperf.conf", "user.conf"):
+    for conf in ("mlperf.conf", "user.conf") if read_confs else ():
         if conf in listing.files:
             text, _ = box.read_text(f"{rel}/{conf}", limit=1024 * 1024)
             if text is not None:
@@ -547,7 +557,7 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     power = load_power(box, perf_rel, parse_log)
     layout = rules.layout
     meas = _measurements(box, layout.path(layout.measurements, sub_rel, system, model_dir, scenario_dir), system,
-                         scenario_dir, rules, want_power=power is not None)
+                         scenario_dir, rules, want_power=power is not None, read_confs=confs_needed(perf, rules, mapped, sys_ctx.division))
     impl = None
     if meas.impl_json_name:
         stem = meas.impl_json_name[:-5]

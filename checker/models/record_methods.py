@@ -36,6 +36,12 @@ class RoundRulesMethods:
         model = self.models.get(mlperf_model)
         return model.min_duration_ms if model is not None and model.min_duration_ms is not None else self.min_duration_ms
 
+    def equal_issue_required(self, mlperf_model: str | None, division: str) -> bool:
+        """Whether a result of ``mlperf_model`` in ``division`` must run in equal-issue mode (PF011; the loader
+        reads mlperf.conf and user.conf only for such a result)."""
+        model = self.models.get(mlperf_model)
+        return model is not None and model.equal_issue and division in model.equal_issue_divisions
+
 
 class SeedsMethods:
     __slots__ = ()
