@@ -46,6 +46,7 @@ class HardwareEntry(HardwareEntryMethods, _Strict):
             raise ValueError("peak figures must be positive")
         return v
 
+
 class HardwareTable(HardwareTableMethods, _Strict):
     format: Literal["mlpc-hardware/1"]
     entries: tuple[HardwareEntry, ...]
@@ -56,6 +57,7 @@ class HardwareTable(HardwareTableMethods, _Strict):
         if len(set(keys)) != len(keys):
             raise ValueError("duplicate hardware key")
         return self
+
 
 class FixedWork(_Strict):
     key: str
