@@ -17,9 +17,9 @@ entry that cannot be read, or that another Python wrote, is ignored.
 :func:`cached_object` keeps, the same way, what a loader validates from data files (the round's ``RoundRules``,
 its audit spec, the Appendix B and hardware tables): pydantic builds a model's validator on its first use, which
 costs more than validating (about 6 ms for ``RoundRules``, 10 ms for the audit spec), and a pickled object is
-loaded without either. The round file, the audit spec and the Appendix B table are kept, and returned, as records
-(``checker.models.record``: the models' fields and methods in plain classes), so that a check loads them without
-importing pydantic at all. An entry is keyed by the bytes of every data file it is made from and of the source
+loaded without either. The round file, the audit spec, the Appendix B and the hardware tables are kept, and
+returned, as records (``checker.models.record``: the models' fields and methods in plain classes), so that a check
+loads them without importing pydantic at all. An entry is keyed by the bytes of every data file it is made from and of the source
 of every module whose code makes it (the models, the loader, the records), and by the Python and pydantic versions.
 """
 

@@ -1,17 +1,19 @@
 """Plain frozen records: what a check holds of mlpc's own validated data files, without pydantic.
 
-The round file, the audit spec and the Appendix B table are validated by strict pydantic models
-(``checker.models.rules``, ``checker.models.audit_spec``, ``checker.models.appendix_b``) when a data file
-changes; a check reads them from ``checker/__pycache__`` (``checker.loaders.data_cache.cached_object``).
-Keeping them there as pydantic instances made every check import pydantic before its workers could start
-(about a quarter of the start-up). What is kept, and what every loader returns, is instead the :func:`mirror`
-of the validated model: the same class names, fields, values and methods, in classes made here from plain
-``__slots__``. A model's methods live in a plain mixin class (``checker.models.record_methods``) that both the
-pydantic model and its record inherit, so they are written once.
+The round file, the audit spec, the Appendix B and the hardware tables are validated by strict pydantic models
+(``checker.models.rules``, ``audit_spec``, ``appendix_b``, ``hardware_tables``) when a data file changes; a check
+reads them from ``checker/__pycache__`` (``checker.loaders.data_cache.cached_object``). Keeping them there as
+pydantic instances made every check import pydantic before its workers could start (about a quarter of the
+start-up). What is kept, and what every loader returns, is instead the :func:`mirror` of the validated model: the
+same class names, fields, values and methods, in classes made here from plain ``__slots__``. A model's methods
+live in a plain mixin class that both the pydantic model and its record inherit (``checker.models.record_methods``,
+``hardware_methods``), so they are written once. Records made straight from field values, checked as their model
+would check them, are ``checker.models.record_build``'s.
 
 A record reads as the model does (attributes, ``model_fields``, ``model_dump()``, ``model_copy(update=...)``,
 equality, ``repr``); it is frozen; it pickles by its class's shape, so loading one needs this module and the
-mixins only. Validation is the models' alone: a record is made only from a validated model.
+mixins only. A record is made from a validated model (:func:`mirror`) or by a shape that checks each value as
+the model would and leaves any other to it (``checker.models.record_build``).
 """
 
 from __future__ import annotations
