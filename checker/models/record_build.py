@@ -109,30 +109,49 @@ def record_of(shape: Shape) -> Kind:
 
 class Shape:
     """A model's fields, in its order, as ``(name, kind, default)``; ``model``: imports and returns the
-    pydantic model class (called only for a value the kinds leave to it)."""
+    pydantic model class (called only for a value the kinds leave to it). A default is stored as it is (each
+    kind takes its field's default unchanged)."""
 
     def __init__(self, name: str, mixin: type | None, fields: tuple[tuple[str, Kind, Any], ...],
                  model: Callable[[], type]) -> None:
         self.fields = fields
         self.model = model
         self.cls = record_class(name, tuple(f[0] for f in fields), mixin)
-        self._names = frozenset(f[0] for f in fields)
+        self.make = self._compiled()
 
-    def make(self, **values: Any) -> Record:
-        """The record of ``model(**values)``; what the model's validation raises is raised."""
-        if not values.keys() <= self._names:
-            return self._validated(values)
-        made = object.__new__(self.cls)
-        put = object.__setattr__
-        try:
-            for name, kind, default in self.fields:
-                value = values.get(name, default)
-                if value is REQUIRED:
-                    raise Refused
-                put(made, name, value if value is default and name not in values else kind(value))
-        except Refused:
-            return self._validated(values)
-        return made
+    def _compiled(self) -> Callable[..., Record]:
+        """``make(**values)``: the record of ``model(**values)``; what the model's validation raises is raised.
+        Written out for the shape's fields, as ``dataclasses`` writes an ``__init__`` (a loop over the fields cost
+        the round plausibility twice as much): each value through its kind (a default as it is), any refusal, or
+        an unknown field, to :meth:`_validated` with the values given."""
+        scope = {"_R": REQUIRED, "_new": object.__new__, "_put": object.__setattr__, "_cls": self.cls,
+                 "_Refused": Refused, "_given": self._given}
+        params, body, given = [], [], []
+        for i, (name, kind, default) in enumerate(self.fields):
+            scope[f"_K{i}"], scope[f"_D{i}"] = kind, default
+            params.append(f"{name}=_D{i}")
+            given.append(f"{name!r}: {name}")
+            if default is REQUIRED:
+                body.append(f"        if {name} is _R: raise _Refused")
+                body.append(f"        _put(_m, {name!r}, _K{i}({name}))")
+            else:
+                body.append(f"        _put(_m, {name!r}, {name} if {name} is _D{i} else _K{i}({name}))")
+        source = "\n".join([
+            f"def make(*, {', '.join(params)}, **_extra):",
+            "    try:",
+            "        if _extra: raise _Refused",
+            "        _m = _new(_cls)",
+            *body,
+            "        return _m",
+            "    except _Refused:",
+            f"        return _given({{{', '.join(given)}}}, _extra)",
+        ])
+        exec(compile(source, f"<shape {self.cls.__name__}>", "exec"), scope)  # noqa: S102 - our own field names
+        return scope["make"]
+
+    def _given(self, values: dict, extra: dict) -> Record:
+        """:meth:`_validated` of the values a call gave (a field left at ``REQUIRED`` was not given)."""
+        return self._validated({**{k: v for k, v in values.items() if v is not REQUIRED}, **extra})
 
     def _validated(self, values: dict) -> Record:
         from checker.models.record import mirror

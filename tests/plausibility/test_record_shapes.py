@@ -30,6 +30,9 @@ def test_a_shape_lists_its_models_fields(shape, model):
             assert info.is_required() or info.default_factory is not None, name
         else:
             assert not info.is_required() and info.default == default, name
+    for name, kind, default in shape.fields:  # (make stores a default as it is: each kind must take it unchanged)
+        if default is not REQUIRED:
+            assert kind(default) == default and type(kind(default)) is type(default), name
     # (the class mirror() gives the model's instances: the same shape and methods)
     assert shape.cls is record_class(model.__name__, tuple(model.model_fields), _methods(model))
 
