@@ -125,11 +125,15 @@ def compliance_status(division: str, tests: tuple[str, ...] | list[str],
     return overall, per_test
 
 
+#: the scopes whose findings count for the run only, not for the results they hold (``counts_as``)
+RUN_ONLY_SCOPES = ("root", "division")
+
+
 def counts_as(f: Finding) -> str | None:
     """How a finding counts for each result its scope holds: "error" (the result is invalid), "warning",
     or None. Waived findings, root and division findings, and errors that do not invalidate (see
     ``Finding.invalidates``) do not count per result; they still count for the run's exit status."""
-    if f.waived or f.scope in ("root", "division"):
+    if f.waived or f.scope in RUN_ONLY_SCOPES:
         return None
     if f.severity == Severity.ERROR:
         return "error" if f.invalidates else None

@@ -18,7 +18,7 @@ from checker.metrics.accuracy_metrics import read_accuracy
 from checker.metrics.power import PowerError, average_power, power_metric
 if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
     from checker.models.rules import RoundRules
-from checker.report import ResultSummary, compliance_status, findings_in_scope
+from checker.report import RUN_ONLY_SCOPES, ResultSummary, compliance_status, findings_in_scope
 
 
 def findings_by_result(results: list[ResultCtx], findings: list[Finding]) -> dict[str, list[Finding]]:
@@ -69,7 +69,6 @@ def _model_facts(rules: RoundRules, mlperf_model: str, scenario: str | None) -> 
 
 
 _ERROR, _WARNING = Severity.ERROR, Severity.WARNING
-_NOT_COUNTED = ("root", "division")  # (the scopes whose findings count for the run only: counts_as)
 
 
 def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> ResultSummary:
@@ -77,7 +76,7 @@ def summarise(result: ResultCtx, rules: RoundRules, mine: list[Finding]) -> Resu
     (``findings_by_result``)."""
     errors = warnings = 0
     for f in mine:  # (counts_as of each finding, inline: a result holds dozens of findings of its scopes)
-        if f.waived or f.scope in _NOT_COUNTED:
+        if f.waived or f.scope in RUN_ONLY_SCOPES:
             continue
         severity = f.severity
         if severity == _ERROR:
