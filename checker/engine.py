@@ -13,17 +13,17 @@ module) -> summarise (``checker.summary``) -> report (``checker.reporters``); th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import dataclasses
+from typing import TYPE_CHECKING
 
 from checker.checks.base import Check
 from checker.diagnostics import Finding, Location, Severity
 from checker.loaders.tree import Tree
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.profiles import PROFILES, Profile  # noqa: F401 (the engine's callers import them from here)
 from checker.registry import ALL_CHECKS
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 PERF_GATE = ("ST016", "ST019", "ST020", "MS", "PF",  # a scenario counts as run once these pass (official D5)
              "EP001", "EP002", "EP003", "EP004", "EP006", "EP007", "EP008", "EP009", "EP013", "EP016", "EP017")

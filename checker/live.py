@@ -17,18 +17,18 @@ What a change path can touch:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import os
 import time
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from checker.checks.base import Check
 from checker.pipeline import ALL_CHECKS, UnitOutput, assemble, check_units, open_round
 from checker.loaders.units import holds_link, is_unit
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.report import Report
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 Unit = tuple[str, str]
 FEW_UNITS = 8

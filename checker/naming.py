@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.rules import RoundRules
 
 

@@ -14,11 +14,10 @@ that receive only names (root, division, submitter, round, profile) and return f
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import dataclasses
 import os
 import time
+from typing import TYPE_CHECKING
 
 from checker.cached import UnitPointer, cache_findings, check_unit_cached, quick_hit, unit_hit
 from checker.checks.base import Check
@@ -30,12 +29,13 @@ from checker.finish import count_round_findings, new_report
 from checker.loaders import prewalk
 from checker.loaders.loadgen_log import forget_logs
 from checker.loaders.tree import load_submitter, load_top
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.registry import ALL_CHECKS
 from checker.report import Report, ResultSummary, counts_as, shared
 from checker.spool import SpoolWriter
 from checker.summary import findings_by_result, summarise
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 SUBMITTER_SCOPES = ("submitter", "system", "model", "result")
 

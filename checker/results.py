@@ -6,13 +6,13 @@ follow rules 4.1.1 and the official checker's section H.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from checker.context import ResultCtx
 from checker.metrics.endpoint import endpoint_value
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.rules import RoundRules
 
 NS_PER_MS = 1e6

@@ -54,11 +54,10 @@ CP030   compliance-summary-detail-mismatch           a test run's summary log di
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from checker.audit import verify_tests as vt
 from checker.diagnostics import Finding, Location
@@ -68,7 +67,8 @@ from checker.loaders.compliance_folder import (  # noqa: F401  (ACC_LOG, Accurac
     TestFolder, read_compliance, scenario_name)
 from checker.loaders.loadgen_log import DetailLog
 from checker.metrics.log_digest import disagreements
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import RoundAuditSpec, TestRound
 
 CODES: dict[str, str] = {

@@ -13,9 +13,8 @@ Never raises on bad input.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import os
+from typing import TYPE_CHECKING
 
 from checker.audit import verify_tests as vt
 from checker.audit import verify_tests_v6 as v6
@@ -23,7 +22,8 @@ from checker.audit.compliance import _Ctx, _reader_findings
 from checker.loaders.audit_spec import read_audit_config, resolve_audit_settings
 from checker.loaders.compliance_folder import DETAIL, TEST_LOG, LogPass, TestFolder
 from checker.loaders.loadgen_log import DetailLog
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import TestRound
 
 _MODE_NAMES = {"0": "SubmissionRun", "1": "AccuracyOnly", "2": "PerformanceOnly", "3": "FindPeakPerformance"}

@@ -7,12 +7,12 @@ releases per round are data (``audits/rounds.yaml`` ``loadgen_releases``, measur
 
 from __future__ import annotations
 
+import importlib.metadata
 from typing import TYPE_CHECKING
 
-import importlib.metadata
-
 from checker.diagnostics import MlpcError
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import RoundsFile
 
 PACKAGE = "mlcommons-loadgen"

@@ -27,8 +27,9 @@ from operator import is_not, itemgetter, ne
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Mapping
 
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import AccuracyRule, LlmOutputRule, PerformanceRule
+
 
 LATENCY_SCENARIOS = ("SingleStream", "MultiStream")
 SEED_KEYS = ("qsl_rng_seed", "sample_index_rng_seed", "schedule_rng_seed")

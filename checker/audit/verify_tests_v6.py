@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # numpy is imported where TEST08's normalised entropy or an o
     import numpy as np
 
 from checker.audit.verify_tests import OutputEntry, reports_pass  # noqa: F401  (re-exported)
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import LengthBounds, NeMatchRule, ScoreRule
 
 _NUM = r"([-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"

@@ -32,7 +32,8 @@ from checker.loaders.accuracy_entries import AccuracyEntries
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import (
     MAX_LOG_BYTES, DetailLog, LogReadError, parse_detail_bytes, parse_detail_log, parse_summary_log, parse_summary_text)
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.audit_spec import RoundAuditSpec
 
 PERF_DIR = "performance/run_1"

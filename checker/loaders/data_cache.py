@@ -19,8 +19,9 @@ its audit spec, the Appendix B and hardware tables): pydantic builds a model's v
 costs more than validating (about 6 ms for ``RoundRules``, 10 ms for the audit spec), and a pickled object is
 loaded without either. The round file, the audit spec, the Appendix B and the hardware tables are kept, and
 returned, as records (``checker.models.record``: the models' fields and methods in plain classes), so that a check
-loads them without importing pydantic at all. An entry is keyed by the bytes of every data file it is made from and of the source
-of every module whose code makes it (the models, the loader, the records), and by the Python and pydantic versions.
+loads them without importing pydantic at all. An entry is keyed by the bytes of every data file it is made from
+and of the source of every module whose code makes it (the models, the loader, the records), and by the Python
+and pydantic versions.
 """
 
 from __future__ import annotations

@@ -3,18 +3,18 @@ seeds its endpoint results recorded (v6.1+: no LoadGen log at all)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import json
 import os
 from collections import Counter
+from typing import TYPE_CHECKING
 
 
 from checker.diagnostics import MlpcError
 from checker.loaders import yaml_text
 from checker.loaders.loadgen_log import LogReadError, parse_detail_head
 from checker.loaders.rules import available_rounds, load_rules
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from checker.models.rules import RoundRules
 
 MAX_LOGS = 40

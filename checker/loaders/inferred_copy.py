@@ -20,16 +20,16 @@ Nothing is hashed for a model without an inferred result.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from checker.loaders.fs import Sandbox
 from checker.loaders.loadgen_log import DetailLog
 from checker.loaders.tree_writer import CopyComparison, compare_folders, scenario_dirs
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 
 @dataclass(frozen=True)

@@ -27,12 +27,14 @@ from checker.loaders.inferred_copy import compare_copies, in_inference_order, so
 from checker.loaders import prewalk
 from checker.loaders.power import load_power
 from checker.loaders.result_accuracy_log import ResultAccuracyLog
-from checker.loaders.loadgen_log import EQUAL_ISSUE_KEY, DetailLog, LogReadError, parse_detail_bytes, parse_summary_text
+from checker.loaders.loadgen_log import (
+    EQUAL_ISSUE_KEY, DetailLog, LogReadError, parse_detail_bytes, parse_summary_text,
+)
 from checker.metrics.run_record import tokens_per_sample
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.naming import canonical_scenario, mlperf_model
 
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 
 @dataclass
@@ -557,7 +559,8 @@ def _load_result(box: Sandbox, rules: RoundRules, sub_rel: str, sys_ctx: SystemC
     power = load_power(box, perf_rel, parse_log)
     layout = rules.layout
     meas = _measurements(box, layout.path(layout.measurements, sub_rel, system, model_dir, scenario_dir), system,
-                         scenario_dir, rules, want_power=power is not None, read_confs=confs_needed(perf, rules, mapped, sys_ctx.division))
+                         scenario_dir, rules, want_power=power is not None,
+                         read_confs=confs_needed(perf, rules, mapped, sys_ctx.division))
     impl = None
     if meas.impl_json_name:
         stem = meas.impl_json_name[:-5]

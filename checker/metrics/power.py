@@ -84,7 +84,8 @@ def average_power(spl: SplParse, begin_stamp, end_stamp) -> PowerWindow:
     if spl.ordered:
         low, high = _bounds(spl, begin, end)
         # (every reading of the window positive, as usual: the window's slice is what the filter keeps)
-        positive = spl.watts[low:high] if not _unusable_in(spl, low, high) else list(filter(POSITIVE, spl.watts[low:high]))
+        inside = spl.watts[low:high]
+        positive = inside if not _unusable_in(spl, low, high) else list(filter(POSITIVE, inside))
     else:
         positive = list(filter(POSITIVE, window_watts(spl, begin, end)))
     total, count = reduce(add, positive, 0.0), len(positive)  # (added in file order, as the official checker does)

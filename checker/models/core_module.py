@@ -71,7 +71,8 @@ def _load():
             path = _extension_path()
             if path is not None:
                 loader = importlib.machinery.ExtensionFileLoader(_NAME, path)
-                module = importlib.util.module_from_spec(importlib.util.spec_from_file_location(_NAME, path, loader=loader))
+                spec = importlib.util.spec_from_file_location(_NAME, path, loader=loader)
+                module = importlib.util.module_from_spec(spec)
                 loader.exec_module(module)
                 sys.modules[_NAME] = module
                 sys.meta_path.insert(0, _Attach())

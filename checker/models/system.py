@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Optional, Union
 
 from checker.models.core_module import ValidationError
 
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
     from pydantic import BaseModel
 
     from checker.models.rules import RoundRules

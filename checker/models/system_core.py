@@ -16,11 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from checker.models.core_module import SchemaValidator  # (pydantic-core without its package: about 12 ms)
 
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import RoundRules
 from checker.models.system import (
     BOOL_FIELDS, COUNT_FIELDS, COUNT_TEXT_FIELDS, NUMBER_FIELDS, OBJECT_TEXT_FIELDS, _py, placeholder_pattern,
 )
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import RoundRules
 
 _INT = {"type": "int", "strict": True}
 _FLOAT = {"type": "float", "strict": True}

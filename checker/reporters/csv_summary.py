@@ -27,14 +27,14 @@ On valid results the two layouts agree field for field.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from collections.abc import Mapping, Sequence
-
 from checker.diagnostics import Severity
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import SummaryConventions
 from checker.report import Report, ResultSummary, counts_as, findings_in_scope
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import SummaryConventions
 
 # Columns the official v4.1 / v5.0 writers always wrap in double quotes.
 ALWAYS_QUOTED = frozenset({"SystemType", "SystemName", "host_processor_model_name", "accelerator_model_name",

@@ -26,15 +26,15 @@ would say of the results mlpc rejects). Pure: rows in, text out.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import json
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # (a check holds the data files as records, checker.models.record: no pydantic)
-    from checker.models.rules import PublishedTable, SummaryConventions
 from checker.report import Report
 from checker.reporters import csv_summary
+
+if TYPE_CHECKING:  # (the round's files are held as records: checker.models.record)
+    from checker.models.rules import PublishedTable, SummaryConventions
 
 
 def _read_float(text: str) -> float | None:
