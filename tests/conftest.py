@@ -45,6 +45,14 @@ def official_verdicts(round_name: str, run: str = "") -> dict[str, dict[str, str
         return {row["path"]: row for row in csv.DictReader(handle)}
 
 
+def real_files(keep) -> list[str]:
+    """The paths of every file under the shared real subsets whose name ``keep`` takes, sorted; skips the test
+    where the subsets are not there."""
+    if not os.path.isdir(REAL):
+        pytest.skip(f"real submission data not found at {REAL} (set MLPC_SHARED to the shared/ folder)")
+    return sorted(os.path.join(folder, name) for folder, _, files in os.walk(REAL) for name in files if keep(name))
+
+
 def real_tree(name: str) -> str:
     path = os.path.join(REAL, name)
     if not os.path.isdir(path):

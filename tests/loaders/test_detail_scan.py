@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from checker.loaders import loadgen_log
 from checker.loaders.compiled import compiled
 from checker.loaders.loadgen_log import DetailLog, parse_detail_text
-from tests.conftest import REAL
+from tests.conftest import real_files
 
 scan = compiled("scan")
 tail_ok = compiled("tail_ok")
@@ -55,18 +55,14 @@ def test_the_extension_is_built_on_ci():
 
 @needs_scan
 def test_every_real_detail_log_parses_the_same():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     taken = count = 0
-    for folder, _, files in os.walk(REAL):
-        for name in files:
-            if name == "mlperf_log_detail.txt":
-                with open(os.path.join(folder, name), "rb") as handle:
-                    text = handle.read().decode("utf-8", errors="replace")
-                assert _same(text), os.path.join(folder, name)
-                log = DetailLog(path="x")
-                taken += scan(text, log.raw, log.duplicates, lambda *a: None) is not None
-                count += 1
+    for path in real_files(lambda name: name == "mlperf_log_detail.txt"):
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", errors="replace")
+        assert _same(text), path
+        log = DetailLog(path="x")
+        taken += scan(text, log.raw, log.duplicates, lambda *a: None) is not None
+        count += 1
     assert count > 300 and taken > count * 0.9, (count, taken)  # the C walk takes nearly every real log
 
 
@@ -202,13 +198,9 @@ def test_the_tail_test_takes_any_range_without_failing():
 
 @needs_tail
 def test_every_real_detail_line_has_the_same_tail_answer():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     lines = 0
-    for folder, _, files in os.walk(REAL):
-        if "mlperf_log_detail.txt" not in files:
-            continue
-        with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
+    for path in real_files(lambda name: name == "mlperf_log_detail.txt"):
+        with open(path, "rb") as handle:
             text = handle.read().decode("utf-8", errors="replace")
         log = parse_detail_text(text)
         for key in log.raw:
@@ -292,16 +284,13 @@ def test_values_at_once_take_only_plain_values():
 
 @needs_values
 def test_values_at_once_on_every_real_detail_log():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     count = 0
-    for folder, _, files in os.walk(REAL):
-        if "mlperf_log_detail.txt" in files:
-            with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
-                data = handle.read()
-            want = _decoded_alone(data.decode("utf-8", errors="replace"))
-            assert _decoded_at_once(data, loadgen_log.parse_detail_bytes) == want, folder
-            count += 1
+    for path in real_files(lambda name: name == "mlperf_log_detail.txt"):
+        with open(path, "rb") as handle:
+            data = handle.read()
+        want = _decoded_alone(data.decode("utf-8", errors="replace"))
+        assert _decoded_at_once(data, loadgen_log.parse_detail_bytes) == want, path
+        count += 1
     assert count > 300
 
 
@@ -425,14 +414,11 @@ def test_the_bytes_walk_takes_ascii_logs_only():
 
 @needs_scan
 def test_every_real_detail_log_walks_the_same_as_bytes():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     count = 0
-    for folder, _, files in os.walk(REAL):
-        if "mlperf_log_detail.txt" in files:
-            with open(os.path.join(folder, "mlperf_log_detail.txt"), "rb") as handle:
-                _same_log(handle.read())
-            count += 1
+    for path in real_files(lambda name: name == "mlperf_log_detail.txt"):
+        with open(path, "rb") as handle:
+            _same_log(handle.read())
+        count += 1
     assert count > 300
 
 
@@ -479,15 +465,12 @@ def test_the_summary_reading_in_c_leaves_wide_text_to_python():
 
 @needs_summary
 def test_every_real_summary_log_reads_the_same():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     count = 0
-    for folder, _, files in os.walk(REAL):
-        if "mlperf_log_summary.txt" in files:
-            with open(os.path.join(folder, "mlperf_log_summary.txt"), "rb") as handle:
-                text = handle.read().decode("utf-8", errors="replace")
-            assert loadgen_log.parse_summary_text(text) == loadgen_log._summary_lines(text), folder
-            count += 1
+    for path in real_files(lambda name: name == "mlperf_log_summary.txt"):
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", errors="replace")
+        assert loadgen_log.parse_summary_text(text) == loadgen_log._summary_lines(text), path
+        count += 1
     assert count > 300
 
 

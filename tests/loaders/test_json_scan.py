@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 from checker.loaders import fs, json_keys
 from checker.loaders.compiled import compiled
 from checker.loaders.fs import parse_json_keys
-from tests.conftest import REAL
+from tests.conftest import real_files
 
 shape = compiled("shape", "_json_scan")
 needs_shape = pytest.mark.skipif(shape is None and not os.environ.get("CI"),
@@ -64,18 +64,14 @@ def test_shapes():
 
 @needs_shape
 def test_every_real_json_file_reads_the_same():
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
     count = unique = 0
-    for folder, _, files in os.walk(REAL):
-        for name in files:
-            if name.endswith(".json") and name != "mlperf_log_accuracy.json":
-                with open(os.path.join(folder, name), "rb") as handle:
-                    text = handle.read().decode("utf-8", errors="replace")
-                _same(text)
-                count += 1
-                found = shape(text)
-                unique += found is not None and found[0]
+    for path in real_files(lambda name: name.endswith(".json") and name != "mlperf_log_accuracy.json"):
+        with open(path, "rb") as handle:
+            text = handle.read().decode("utf-8", errors="replace")
+        _same(text)
+        count += 1
+        found = shape(text)
+        unique += found is not None and found[0]
     assert count > 100 and unique > count * 0.9, (count, unique)  # (nearly every real file takes the fast path)
 
 

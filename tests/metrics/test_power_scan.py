@@ -13,7 +13,7 @@ from hypothesis import example, given, settings, strategies as st
 
 from checker.loaders.compiled import compiled
 from checker.metrics import power, ptd_log, ptd_read
-from tests.conftest import REAL
+from tests.conftest import REAL, real_files
 
 spl_records = compiled("spl_records", "_power_scan")
 ptd_lines = compiled("ptd_lines", "_power_scan")
@@ -54,9 +54,7 @@ def _spl_same(data: bytes | str) -> bool:
 
 
 def _real(name: str) -> list[str]:
-    if not os.path.isdir(REAL):
-        pytest.skip(f"real submission data not found at {REAL}")
-    found = sorted(os.path.join(folder, name) for folder, _, files in os.walk(REAL) if name in files)
+    found = real_files(lambda file_name: file_name == name)
     assert found, f"no {name} under {REAL}"
     return found
 
