@@ -11,7 +11,10 @@ import os
 import sys
 from typing import NoReturn
 
-from checker import dataclass_code
+from checker.lazy_module import defer
+
+defer("inspect")  # (before dataclasses imports it: checker.lazy_module)
+from checker import dataclass_code  # noqa: E402 - after the line above
 
 #: commands defined in checker/cli.py, and the names the command line runs under (console script, -m)
 OWN_COMMANDS = ("check", "checks", "explain")

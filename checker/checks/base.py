@@ -8,7 +8,6 @@ nothing: each category module lists its checks in a ``CHECKS`` tuple, and
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -30,7 +29,7 @@ class Check:
     name: str
     scope: str
     func: Callable
-    doc: str
+    docstring: str  # as written (``doc``: as ``inspect.getdoc`` gives it)
     stricter: bool = False
     # ``when(ctx, rules) -> bool``: a cheap test that is false only on contexts where the check yields
     # nothing (its own first test, or an empty shared reading); the engine asks each distinct ``when`` once
@@ -40,6 +39,13 @@ class Check:
     @property
     def category(self) -> str:
         return CATEGORIES[self.code[:2]]
+
+    @property
+    def doc(self) -> str:
+        """The documentation, its indentation removed (``inspect.cleandoc``, imported when a command shows it)."""
+        from inspect import cleandoc
+
+        return cleandoc(self.docstring)
 
     @property
     def summary(self) -> str:
@@ -57,7 +63,7 @@ def check(code: str, name: str, scope: str, stricter: bool = False, when: Callab
         raise ValueError(f"bad check code {code!r}")
 
     def wrap(func: Callable) -> Check:
-        return Check(code=code, name=name, scope=scope, func=func, doc=inspect.getdoc(func) or "",
+        return Check(code=code, name=name, scope=scope, func=func, docstring=func.__doc__ or "",
                      stricter=stricter, when=when)
 
     return wrap

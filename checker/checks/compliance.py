@@ -175,7 +175,7 @@ def _make(code: str) -> Check:
     def run(ctx, rules):
         return _findings(ctx, rules).get(code, ())
 
-    return Check(code=code, name=CODES[code], scope="result", func=run, doc=doc, stricter=stricter, when=_verified)
+    return Check(code=code, name=CODES[code], scope="result", func=run, docstring=doc, stricter=stricter, when=_verified)
 
 
 CHECKS = tuple(_make(code) for code in sorted(CODES))

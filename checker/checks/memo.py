@@ -9,11 +9,11 @@ and the bandwidth evaluation are each computed once per result. Contexts are com
 from __future__ import annotations
 
 import functools
-import inspect
 from typing import Callable, TypeVar
 
 T = TypeVar("T")
 KEEP = 64  # contexts remembered per function; the engine finishes a result before the next one
+_STAR_ARGS = 0x04 | 0x08  # CO_VARARGS | CO_VARKEYWORDS (code flags: *args, **kwargs)
 _MEMOS: list[dict] = []  # every per_context memo, emptied by forget()
 _RESETS: list[Callable[[], None]] = []  # each memo's forgetting of its most recent value
 
@@ -43,7 +43,7 @@ def per_context(func: Callable[..., T]) -> Callable[..., T]:
     _RESETS.append(reset)
 
     code = getattr(func, "__code__", None)
-    if code is not None and code.co_argcount == 2 and not code.co_flags & (inspect.CO_VARARGS | inspect.CO_VARKEYWORDS):
+    if code is not None and code.co_argcount == 2 and not code.co_flags & _STAR_ARGS:
 
         @functools.wraps(func)
         def remembered_pair(ctx, rules):  # (a value of (ctx, rules) alone: no extra arguments to pack and compare)

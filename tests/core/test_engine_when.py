@@ -78,7 +78,7 @@ def test_a_check_whose_test_is_false_yields_nothing(root):
 
 
 def _check(code: str, func, when) -> Check:
-    return Check(code=code, name="probe", scope="result", func=func, doc="", when=when)
+    return Check(code=code, name="probe", scope="result", func=func, docstring="", when=when)
 
 
 def test_false_test_skips_and_raising_test_runs(monkeypatch):
