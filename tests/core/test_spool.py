@@ -1,6 +1,7 @@
 """The findings spool: a round's findings written to a temporary file a submitter at a time and read
 back in exactly the order of a stable sort of their concatenation."""
 
+import os
 import random
 
 from checker.api import check
@@ -112,3 +113,27 @@ def test_round_findings_that_count_are_counted_the_same_through_the_spool(monkey
     assert spooled.results == plain.results and spooled.counts() == plain.counts()
     by_id = {r.id: r for r in spooled.results}
     assert all(by_id[f.result_id].warnings >= 1 for f in warned)
+
+
+def test_the_spools_file_has_no_name_and_reads_back_what_was_written(tmp_path, monkeypatch):
+    """The spool's temporary file (``anonymous_file``): in $TMPDIR where it takes one, nameless (gone when closed);
+    an unusable $TMPDIR is passed over, and without O_TMPFILE ``tempfile`` makes it."""
+    from checker.spool import anonymous_file
+
+    for env, folder in ((str(tmp_path), tmp_path), (str(tmp_path / "missing"), None)):
+        monkeypatch.setenv("TMPDIR", env)
+        with anonymous_file() as handle:
+            handle.write(b"abc" * 1000)
+            handle.seek(3)
+            assert handle.read(6) == b"abcabc"
+            if hasattr(os, "O_TMPFILE"):
+                assert os.fstat(handle.fileno()).st_nlink == 0
+        if folder is not None:
+            assert os.listdir(folder) == []
+    monkeypatch.setattr("checker.spool._TMPFILE", 0)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with anonymous_file() as handle:
+        handle.write(b"xyz")
+        handle.seek(0)
+        assert handle.read() == b"xyz"
+    assert os.listdir(tmp_path) == []
