@@ -36,7 +36,6 @@ JSONs contain errors.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -108,13 +107,21 @@ def decode_bandwidth_latency_bound(weight_bytes: float, output_tokens: float, ac
     return output_tokens * weight_bytes / (accelerators * bandwidth_bytes_per_s)
 
 
+def median(values: list[float]) -> float:
+    """``statistics.median`` of a non-empty list, without importing ``statistics`` (with ``fractions`` and
+    ``decimal``: about 4 ms of a check's start-up)."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def peer_ratio(value: float, peers: Iterable[float], min_peers: int = 3) -> float | None:
     """``value / median(peers)``; ``None`` with fewer than ``min_peers`` peers. The caller leaves
     the result itself out of ``peers``."""
     ps = [p for p in peers]
     if len(ps) < min_peers:
         return None
-    med = statistics.median(ps)
+    med = median(ps)
     if med <= 0:
         return None
     return value / med
