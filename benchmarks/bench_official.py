@@ -4,7 +4,7 @@
     python benchmarks/bench_official.py TREE --round v4.1 \\
         --official "python3 /path/to/submission_checker.py --input {tree} --version {round}" --pairs 5
 
-Runs ``mlpc check TREE --no-cache`` (default ``--jobs``) and the official command in turn, A B A B ..., each
+Runs ``mlpc check TREE --no-cache`` (default ``--jobs``) and the official command in turn, each
 as a new process measured as ``bench_scale.py`` measures it (wall time, CPU time of the whole process tree
 from ``wait4``, peak RSS of its largest process), and prints each command's median and range and the median
 of the per-pair ratios (official / mlpc). Pairing keeps the comparison when the machine's speed drifts from
@@ -12,8 +12,17 @@ minute to minute; the first pair is a warm-up and is not counted. The official c
 folder (it writes its summary.csv where it runs). Without ``--official`` only mlpc is timed.
 
 On a small virtual machine, mind what the official checker leaves: it keeps one core busy and the other idle
-for its whole run, and a core left idle that long may run slower for the first second of work that follows.
-A pair measures mlpc in that state (see the README's Speed section for the size of the effect here).
+for its whole run, and a core left idle that long may run slower for the first second of work that follows
+(and its reading of the whole tree may leave less of the file system's metadata in memory). ``--order``
+says which run follows which:
+
+* ``alternate`` (default): the pairs take turns, mlpc first in one, the official checker first in the next
+  (A B, B A, A B, ...), so that each command follows the other in half of its runs and itself in the other
+  half (the usual counterbalanced order: neither command is always measured in the state the other leaves);
+* ``mlpc-first``: A B, A B, ...: every counted mlpc run follows a run of the official checker.
+
+``--rest`` waits that many seconds before every run (both commands), so that each starts on an idle machine.
+The README's Speed section gives the figures of both orders here.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import shlex
 import statistics
 import sys
 import tempfile
+import time
 
 from bench_scale import REPO, Run, measure, mlpc_cmd, read_counts, start_launcher
 
@@ -46,6 +56,10 @@ def main() -> int:
     parser.add_argument("--official", metavar="CMD", help="the official checker's command line ({tree}: the "
                         "round's path, {round}: --round)")
     parser.add_argument("--pairs", type=int, default=5, help="counted pairs (default 5)")
+    parser.add_argument("--order", choices=("alternate", "mlpc-first"), default="alternate",
+                        help="which command runs first in each pair (default alternate: each in turn)")
+    parser.add_argument("--rest", type=float, default=0.0, metavar="SECONDS",
+                        help="seconds to wait before every run (default 0)")
     parser.add_argument("--jobs", type=int, default=0, help="mlpc --jobs (default 0: mlpc's default, one per core)")
     args = parser.parse_args()
     tree = os.path.abspath(args.tree)
@@ -66,19 +80,31 @@ def main() -> int:
                   if args.official else None)
         ours: list[Run] = []
         official: list[Run] = []
+        def timed(cmd: list[str], cwd: str) -> Run:
+            if args.rest > 0:
+                time.sleep(args.rest)
+            return measure(cmd, cwd=cwd)
+
         for index in range(args.pairs + 1):  # (the first pair warms both up)
-            run = measure(mine, cwd=REPO)
-            other = measure(theirs, cwd=work) if theirs else None
+            official_first = bool(theirs) and args.order == "alternate" and index % 2 == 1
+            if official_first:
+                other = timed(theirs, work)
+                run = timed(mine, REPO)
+            else:
+                run = timed(mine, REPO)
+                other = timed(theirs, work) if theirs else None
             if index:
                 ours.append(run)
                 if other is not None:
                     official.append(other)
-            print(f"pair {index}{' (warm-up)' if not index else ''}: mlpc {run.wall:.2f} s"
-                  + (f", official {other.wall:.2f} s" if other is not None else ""), file=sys.stderr)
+            runs = [f"mlpc {run.wall:.2f} s"] + ([f"official {other.wall:.2f} s"] if other is not None else [])
+            print(f"pair {index}{' (warm-up)' if not index else ''}: "
+                  f"{', '.join(reversed(runs) if official_first else runs)}", file=sys.stderr)
         results, valid = read_counts(report)
     load = os.getloadavg()
+    order = f"order {args.order}" + (f", {args.rest:g} s rest before each run" if args.rest > 0 else "")
     print(f"\n{tree}: {results} results ({valid} valid by mlpc); {os.cpu_count()} cores, load average "
-          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; medians of {args.pairs} (min-max)\n")
+          f"{load[0]:.1f} {load[1]:.1f} {load[2]:.1f}; {order}; medians of {args.pairs} (min-max)\n")
     print("\n".join(_rows("mlpc", ours) + (_rows("official", official) if official else [])))
     if official:
         wall = statistics.median(o.wall / m.wall for m, o in zip(ours, official))
