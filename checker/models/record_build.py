@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from checker.dataclass_code import compile_kept
 from checker.models.record import Record, record_class
 
 
@@ -146,7 +147,7 @@ class Shape:
             "    except _Refused:",
             f"        return _given({{{', '.join(given)}}}, _extra)",
         ])
-        exec(compile(source, f"<shape {self.cls.__name__}>", "exec"), scope)  # noqa: S102 - our own field names
+        exec(compile_kept(source, f"<shape {self.cls.__name__}>"), scope)  # noqa: S102 - our own field names
         return scope["make"]
 
     def _given(self, values: dict, extra: dict) -> Record:

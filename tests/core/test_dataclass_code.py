@@ -96,3 +96,29 @@ def test_the_cli_installs_it_before_its_dataclasses_are_made():
                "print(dataclasses.exec is d._exec, len(d._used) > 300)")
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["True", "True"]
+
+
+KEPT = r"""
+import json, sys
+from checker import dataclass_code
+if sys.argv[2] == "cached":
+    dataclass_code.install(sys.argv[1])
+scope = {}
+exec(dataclass_code.compile_kept("def make(a, b=2):\n    return (a, b)\n", "<shape Pair>"), scope)
+from checker.models.assessment_shapes import FLAG  # (a shape of the checker: compiled the same way)
+print(json.dumps({"make": scope["make"](1), "file": scope["make"].__code__.co_filename, "new": dataclass_code._new,
+                  "shapes": sorted(k.split("\n")[0] for k in dataclass_code._codes if k.startswith("<shape "))}))
+"""
+
+
+def test_generated_code_of_the_record_shapes_is_kept_too(tmp_path):
+    def run(mode):
+        done = subprocess.run([sys.executable, "-c", KEPT, str(tmp_path), mode], capture_output=True, text=True,
+                              check=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": ""})
+        return json.loads(done.stdout)
+
+    plain, first, second = run("plain"), run("cached"), run("cached")
+    assert plain == {"make": [1, 2], "file": "<shape Pair>", "new": False, "shapes": []}
+    assert first["new"] is True and second["new"] is False
+    assert first["make"] == second["make"] == [1, 2] and second["file"] == "<shape Pair>"
+    assert "<shape Pair>" in second["shapes"] and "<shape Flag>" in second["shapes"]
