@@ -122,3 +122,20 @@ def test_generated_code_of_the_record_shapes_is_kept_too(tmp_path):
     assert first["new"] is True and second["new"] is False
     assert first["make"] == second["make"] == [1, 2] and second["file"] == "<shape Pair>"
     assert "<shape Pair>" in second["shapes"] and "<shape Flag>" in second["shapes"]
+
+
+def test_entries_are_read_when_first_asked_and_an_unreadable_one_is_compiled_again():
+    import marshal
+
+    from checker import dataclass_code as d
+
+    code = compile("x = 1\n", "<string>", "exec")
+    d._codes.update({"test-good": marshal.dumps(code), "test-bad": b"\x00garbage", "test-other": marshal.dumps(5)})
+    try:
+        assert d._held("test-good") == code and d._codes["test-good"] == code  # read once, then kept as code
+        assert d._held("test-bad") is None and "test-bad" not in d._codes
+        assert d._held("test-other") is None and "test-other" not in d._codes  # not a code object
+        assert d._held("test-missing") is None
+    finally:
+        for key in ("test-good", "test-bad", "test-other"):
+            d._codes.pop(key, None)
