@@ -8,22 +8,20 @@ right or unused, never stale), in ``checker/__pycache__/dataclass-methods.<cache
 code of the record shapes (:func:`compile_kept`).
 
 Only the compiling is skipped: ``exec`` runs the same code, compiled as ``dataclasses`` compiles it (no
-inherited ``__future__`` flags), in the same namespaces. The file is read when it is there (each entry's code
-when it is first asked for), and written, as Python writes ``.pyc`` files, unless ``sys.dont_write_bytecode``
-is set, after a run that compiled something new (``save``, at exit). A file that cannot be read, or that another Python wrote, is ignored; one that cannot
-be written is not written. The CLI installs it (``checker.cli``), before it imports the checker: a program
-that imports ``checker`` as a library keeps its ``dataclasses`` as they are.
+inherited ``__future__`` flags), in the same namespaces. The file is read and written as ``checker.kept_file``
+says (each entry's code read when first asked for; written after a run that compiled something new, at exit).
+The CLI installs it (``checker.cli``), before it imports the checker: a program that imports ``checker`` as a
+library keeps its ``dataclasses`` as they are.
 """
 
 from __future__ import annotations
 
 import builtins
 import dataclasses
-import marshal
-import os
-import sys
 
-_HEADER = f"{sys.version}\n{marshal.version}\nper entry\n".encode()
+from checker import kept_file
+
+_HEADER = kept_file.header("per entry")
 # source text -> its code, or the code's marshal bytes as the file held them (read when first asked: a check asks
 # for about half of what the file holds, and reading every entry at once cost ~6 ms of its start-up)
 _codes: dict[str, object] = {}
@@ -49,37 +47,18 @@ def _exec(source, globals=None, locals=None, /):  # noqa: A002 - exec's own para
 
 
 def _held(key: str):
-    """The code kept for ``key``, read from its marshal bytes the first time; None when none is kept or what is
-    kept cannot be read."""
-    code = _codes.get(key)
-    if type(code) is bytes:
-        try:
-            code = marshal.loads(code)
-        except (ValueError, EOFError, TypeError):
-            code = None
-        if type(code) is not _CODE:
-            del _codes[key]
-            return None
-        _codes[key] = code
-    return code
+    """The code kept for ``key`` (read from its bytes the first time); None when none is, or it cannot be read."""
+    return kept_file.entry(_codes, key, _CODE)
 
 
 def install(package_dir: str) -> None:
     """Read the cache of ``package_dir``'s ``__pycache__`` and route ``dataclasses``' compiling through it."""
     global _path
-    tag = sys.implementation.cache_tag
-    if tag is None or getattr(dataclasses, "exec", None) is _exec:
+    path = kept_file.path_of(package_dir, "dataclass-methods")
+    if path is None or getattr(dataclasses, "exec", None) is _exec:
         return
-    _path = os.path.join(package_dir, "__pycache__", f"dataclass-methods.{tag}.marshal")
-    try:
-        with open(_path, "rb") as handle:
-            data = handle.read()
-        if data.startswith(_HEADER):
-            loaded = marshal.loads(data[len(_HEADER):])
-            if isinstance(loaded, dict):
-                _codes.update((k, v) for k, v in loaded.items() if type(k) is str and type(v) is bytes)
-    except (OSError, ValueError, EOFError, TypeError):
-        pass
+    _path = path
+    _codes.update((k, v) for k, v in kept_file.read(path, _HEADER).items() if type(k) is str)
     dataclasses.exec = _exec  # a module global: dataclasses looks it up before the builtin
     import atexit
 
@@ -104,15 +83,5 @@ def compile_kept(source: str, filename: str):
 def save() -> None:
     """Write the cache when this run compiled a method it did not hold (not in a worker: it exits without
     this, and not where bytecode is not written)."""
-    if not _new or _path is None or sys.dont_write_bytecode:
-        return
-    # what this run used and what the file held, unless most of that is left from code that changed since
-    kept = _codes if len(_codes) <= 2 * len(_used) + 500 else {k: _codes[k] for k in _used}
-    try:
-        blob = _HEADER + marshal.dumps({k: v if type(v) is bytes else marshal.dumps(v) for k, v in kept.items()})
-        os.makedirs(os.path.dirname(_path), exist_ok=True)
-        from checker.atomic_file import replace_file
-
-        replace_file(_path, blob)  # (its temporary file is removed when the write fails)
-    except (OSError, ValueError):
-        pass
+    if _new and _path is not None:
+        kept_file.write(_path, _HEADER, _codes, _used)
