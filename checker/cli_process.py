@@ -14,7 +14,7 @@ from typing import NoReturn
 from checker.lazy_module import defer
 
 defer("inspect")  # (before dataclasses imports it: checker.lazy_module)
-from checker import dataclass_code  # noqa: E402 - after the line above
+from checker import dataclass_code, regex_cache  # noqa: E402 - after the line above
 
 #: commands defined in checker/cli.py, and the names the command line runs under (console script, -m)
 OWN_COMMANDS = ("check", "checks", "explain")
@@ -32,7 +32,9 @@ def runs_own_command(argv: list[str]) -> bool:
 def prepare(argv: list[str]) -> bool:
     """Set up this process for the command line ``argv`` (once; before any dataclass of the checker is made
     and before pydantic or numpy is imported); whether it runs one of checker/cli.py's own commands."""
-    dataclass_code.install(os.path.dirname(os.path.abspath(dataclass_code.__file__)))
+    package_dir = os.path.dirname(os.path.abspath(dataclass_code.__file__))
+    dataclass_code.install(package_dir)
+    regex_cache.install(package_dir)  # (the regular expressions the checker compiles as its modules are imported)
     # a check makes many short-lived containers per result (contexts, tuples, findings) and few reference
     # cycles: the cycle collector's default (a young-generation pass every 700 allocations) spent about 7% of
     # a round's CPU walking objects that were still alive. The worker processes inherit the setting.

@@ -53,12 +53,13 @@ def available() -> bool:
 
 
 def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, object], None],
-        meanwhile: Callable[[], None] | None = None) -> None:
+        meanwhile: Callable[[], None] | None = None, at_exit: Callable[[], None] | None = None) -> None:
     """``on_result(i, fn(tasks[i]))`` for every task, called in this process as the answers come (in the
     order the workers finish), with ``jobs`` workers taking the tasks in order. An exception ``fn`` raises
     is re-raised here (after the workers are stopped); a worker that dies answers ``WorkerDied``.
     ``meanwhile``: called here once the workers have their first tasks (work this process would otherwise
-    do after them, while it would only wait)."""
+    do after them, while it would only wait). ``at_exit``: called in each worker when it has no more tasks,
+    before it ends (a worker runs none of this process's ``atexit`` functions); what it raises is ignored."""
     working: dict[int, _Worker] = {}  # by the fd of its answers
     done: list[_Worker] = []  # told to stop, to be waited for
     selector = selectors.DefaultSelector()
@@ -70,7 +71,7 @@ def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, obje
             _give(worker, queue.popleft())
 
     def start() -> None:
-        worker = _fork(fn, tasks, [fd for w in working.values() for fd in (w.tasks_w, w.answers_r)])
+        worker = _fork(fn, tasks, [fd for w in working.values() for fd in (w.tasks_w, w.answers_r)], at_exit)
         working[worker.answers_r] = worker
         selector.register(worker.answers_r, selectors.EVENT_READ)
         feed(worker)
@@ -120,7 +121,7 @@ def run(fn: Callable, tasks: Sequence, jobs: int, on_result: Callable[[int, obje
             _reap(worker)
 
 
-def _fork(fn: Callable, tasks: Sequence, inherited: list[int]) -> _Worker:
+def _fork(fn: Callable, tasks: Sequence, inherited: list[int], at_exit: Callable[[], None] | None = None) -> _Worker:
     tasks_r, tasks_w = os.pipe()
     answers_r, answers_w = os.pipe()
     for stream in (sys.stdout, sys.stderr):  # what is buffered is written once, by this process
@@ -143,6 +144,11 @@ def _fork(fn: Callable, tasks: Sequence, inherited: list[int]) -> _Worker:
                 os.close(fd)
             _serve(fn, tasks, tasks_r, answers_w)
             code = 0
+            if at_exit is not None:
+                try:
+                    at_exit()
+                except Exception:  # noqa: BLE001 - the work is done and answered
+                    pass
         finally:
             os._exit(code)  # never back into the parent's code (its atexit handlers, its streams)
     os.close(tasks_r)

@@ -146,11 +146,12 @@ def _unit_worker(args):
 def run_workers(fn, work: list, jobs: int, answered, meanwhile=None) -> None:
     """``answered(i, fn(work[i]))`` for each item, in ``jobs`` worker processes: forked ones fed over pipes
     (``checker.forkpool``) where the system forks, else a ``ProcessPoolExecutor``. ``meanwhile`` is called
-    once the workers are at work."""
-    from checker import forkpool
+    once the workers are at work. A forked worker keeps the regular expressions it compiled for the next run
+    (``checker.regex_cache``, where the command line installed it) before it ends."""
+    from checker import forkpool, regex_cache
 
     if forkpool.available():
-        forkpool.run(fn, work, jobs, answered, meanwhile)
+        forkpool.run(fn, work, jobs, answered, meanwhile, at_exit=regex_cache.save)
         return
     from concurrent.futures import ProcessPoolExecutor
 
