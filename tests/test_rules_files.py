@@ -1,6 +1,7 @@
 """Every round file loads into the strict model, grades every registered check, and is distinguishable."""
 
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -33,7 +34,7 @@ def test_round_file_lists_a_severity_for_every_registered_code(name):
 
 @pytest.mark.parametrize("name", ROUNDS)
 def test_round_file_is_self_contained_yaml(name):
-    text = (data_dir("rules") / f"{name}.yaml").read_text(encoding="utf-8")
+    text = Path(data_dir("rules"), f"{name}.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     assert isinstance(data, dict) and "<<" not in text and "inherit" not in data
 

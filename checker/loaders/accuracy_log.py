@@ -33,7 +33,6 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import BinaryIO
 
 from checker.loaders.hashing_reader import HashingReader
@@ -83,12 +82,12 @@ def is_truncated_shape(path: str | os.PathLike[str], allow_crlf: bool = True) ->
     With ``allow_crlf`` the same form with ``\\r\\n`` line ends is accepted.
     Reads at most a few tens of KiB.
     """
-    p = Path(path)
     try:
-        size = p.stat().st_size
+        size = os.stat(path).st_size
         if size < TRUNCATED_SIZE or size > 4 * TRUNCATED_SIZE:  # UTF-8: <= 4 bytes a char
             return False
-        raw = p.read_bytes()
+        with open(path, "rb") as handle:
+            raw = handle.read()
     except OSError:
         return False
     return truncated_shape_of(raw, allow_crlf)
@@ -120,7 +119,7 @@ def truncated_shape_of(raw: bytes, allow_crlf: bool = True) -> bool:
     return False
 
 
-def _decode_text(raw: bytes, path: Path) -> str:
+def _decode_text(raw: bytes, path: str) -> str:
     """UTF-8 with universal newlines, like reading in text mode."""
     try:
         return io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8", newline=None).read()
@@ -128,7 +127,7 @@ def _decode_text(raw: bytes, path: Path) -> str:
         raise AccuracyLogError(path, f"not UTF-8 text: {exc.reason}", exc.start) from None
 
 
-def _head_and_tail(src: Path, size: int) -> tuple[str, str]:
+def _head_and_tail(src: str, size: int) -> tuple[str, str]:
     try:
         with open(src, encoding="utf-8", newline=None) as f:
             head = f.read(VIEWABLE_CHARS)
@@ -143,10 +142,10 @@ def _head_and_tail(src: Path, size: int) -> tuple[str, str]:
     return head, _decode_text(raw[skip:], src)
 
 
-def _atomic_write(dst: Path, chunks: Iterator[bytes]) -> None:
+def _atomic_write(dst: str, chunks: Iterator[bytes]) -> None:
     import tempfile  # (imported where a log is written: a check only reads them)
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(dst)}.", suffix=".tmp", dir=os.path.dirname(dst) or ".")
     try:
         with os.fdopen(fd, "wb") as out:
             for chunk in chunks:
@@ -162,7 +161,7 @@ def _atomic_write(dst: Path, chunks: Iterator[bytes]) -> None:
         raise
 
 
-def _file_chunks(path: Path) -> Iterator[bytes]:
+def _file_chunks(path: str) -> Iterator[bytes]:
     with open(path, "rb") as f:
         while chunk := f.read(CHUNK_SIZE):
             yield chunk
@@ -176,10 +175,10 @@ def truncate_accuracy_log(src: str | os.PathLike[str], dst: str | os.PathLike[st
     same directory, then ``os.replace``); its directory must exist.  Files under
     4096 bytes are copied unchanged.
     """
-    src_p, dst_p = Path(src), Path(dst)
-    if dst_p.exists() and os.path.samefile(src_p, dst_p):
+    src_p, dst_p = os.fspath(src), os.fspath(dst)
+    if os.path.exists(dst_p) and os.path.samefile(src_p, dst_p):
         raise ValueError(f"refusing to overwrite the source log in place: {src_p}")
-    size = src_p.stat().st_size
+    size = os.stat(src_p).st_size
     digest = sha256_file(src_p)
     if size < VIEWABLE_CHARS:
         _atomic_write(dst_p, _file_chunks(src_p))
@@ -206,7 +205,7 @@ class AccuracyEntry:
 class _Reader:
     """Incremental UTF-8 text over a binary file with a sliding buffer."""
 
-    def __init__(self, f: io.BufferedReader, path: Path) -> None:
+    def __init__(self, f: io.BufferedReader, path: str) -> None:
         self._f = f
         self._path = path
         self._decoder = codecs.getincrementaldecoder("utf-8")()
@@ -248,7 +247,7 @@ class _Reader:
                 return ""
 
 
-def _entry(obj: object, path: Path, where: int) -> AccuracyEntry:
+def _entry(obj: object, path: str, where: int) -> AccuracyEntry:
     if not isinstance(obj, dict):
         raise AccuracyLogError(path, f"expected an object in the list, got {type(obj).__name__}", where)
     missing = [k for k in ("seq_id", "qsl_idx", "data") if k not in obj]
@@ -281,7 +280,7 @@ def parse_accuracy_json_entries(
     file has the official truncated shape, when the caller knows it (an error
     message says so); None: the file is looked at when a message needs it.
     """
-    p = Path(path)
+    p = os.fspath(path)
     decoder = json.JSONDecoder()
 
     def hint() -> str:

@@ -5,15 +5,14 @@ The directory is located relative to the repository for now; packaging will move
 
 from __future__ import annotations
 
-from checker.loaders.rules import data_dir
-
+import os
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from checker.diagnostics import MlpcError
 from checker.models.audit_names import TEST_NAMES
 from checker.loaders import data_cache, yaml_text
+from checker.loaders.rules import data_dir
 
 if TYPE_CHECKING:  # (the validating models import pydantic: a check loads their records, checker.models.record)
     from checker.models.audit_spec import RoundAuditSpec, RoundsFile, TestSpec
@@ -21,7 +20,7 @@ if TYPE_CHECKING:  # (the validating models import pydantic: a check loads their
 AUDITS_DIR = data_dir("audits")
 
 
-def _read_yaml(path: Path) -> object:
+def _read_yaml(path: str) -> object:
     try:
         return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, as before)
     except OSError as exc:
@@ -39,14 +38,13 @@ def _code() -> list[str]:
 def load_test_spec(test: str, audits_dir: str | None = None) -> TestSpec:
     if test not in TEST_NAMES:
         raise MlpcError(f"unknown compliance test {test!r}; known: {', '.join(TEST_NAMES)}")
-    base = Path(audits_dir) if audits_dir else AUDITS_DIR
-    path = base / test / "spec.yaml"
+    path = os.path.join(audits_dir or AUDITS_DIR, test, "spec.yaml")
     if audits_dir:
         return _test_spec(test, path)
     return data_cache.cached_object(f"audit-test.{test}", [path], _code(), lambda: _test_spec(test, path), "TestSpec")
 
 
-def _test_spec(test: str, path: Path) -> TestSpec:
+def _test_spec(test: str, path: str) -> TestSpec:
     from pydantic import ValidationError
 
     from checker.models.audit_spec import TestSpec
@@ -73,8 +71,7 @@ def load_rounds(audits_dir: str | None = None, only: str | None = None) -> Round
     from checker.loaders.rules import load_rules
     from checker.models.audit_spec import RoundsFile
 
-    base = Path(audits_dir) if audits_dir else AUDITS_DIR
-    path = base / "rounds.yaml"
+    path = os.path.join(audits_dir or AUDITS_DIR, "rounds.yaml")
     data = _read_yaml(path)
     rounds = data.get("rounds") if isinstance(data, dict) else None
     if isinstance(rounds, dict):
@@ -105,8 +102,8 @@ def load_round_spec(round_name: str, audits_dir: str | None = None) -> RoundAudi
     of the files it is read from and of the code (``checker.loaders.data_cache.cached_object``)."""
     if audits_dir:
         return _round_spec(round_name, audits_dir)
-    inputs = [AUDITS_DIR / "rounds.yaml", data_dir("rules") / f"{round_name}.yaml",
-              *(AUDITS_DIR / test / "spec.yaml" for test in TEST_NAMES)]
+    inputs = [os.path.join(AUDITS_DIR, "rounds.yaml"), os.path.join(data_dir("rules"), f"{round_name}.yaml"),
+              *(os.path.join(AUDITS_DIR, test, "spec.yaml") for test in TEST_NAMES)]
     return data_cache.cached_object(f"audit-spec.{round_name}", inputs, _code(),
                                     lambda: _round_spec(round_name, None), "RoundAuditSpec")
 
@@ -118,10 +115,10 @@ def _round_spec(round_name: str, audits_dir: str | None) -> RoundAuditSpec:
     if round_name not in rounds.rounds:
         raise MlpcError(f"unknown round {round_name!r}; known: {', '.join(sorted(rounds.rounds))}")
     tests = {}
-    base = Path(audits_dir) if audits_dir else AUDITS_DIR
     for test in TEST_NAMES:
         # (the validated models themselves: load_test_spec gives the records a check holds)
-        spec = load_test_spec(test, audits_dir) if audits_dir else _test_spec(test, base / test / "spec.yaml")
+        spec = (load_test_spec(test, audits_dir) if audits_dir
+                else _test_spec(test, os.path.join(AUDITS_DIR, test, "spec.yaml")))
         if round_name in spec.rounds:
             tests[test] = spec.rounds[round_name]
     return RoundAuditSpec(
@@ -132,9 +129,8 @@ def _round_spec(round_name: str, audits_dir: str | None) -> RoundAuditSpec:
     )
 
 
-def audit_config_path(test: str, audits_dir: str | None = None) -> Path:
-    base = Path(audits_dir) if audits_dir else AUDITS_DIR
-    return base / test / "audit.config"
+def audit_config_path(test: str, audits_dir: str | None = None) -> str:
+    return os.path.join(audits_dir or AUDITS_DIR, test, "audit.config")
 
 
 def parse_audit_config(text: str) -> list[tuple[str, str, str, str]]:
@@ -157,7 +153,8 @@ def parse_audit_config(text: str) -> list[tuple[str, str, str, str]]:
 def read_audit_config(test: str, audits_dir: str | None = None) -> list[tuple[str, str, str, str]]:
     path = audit_config_path(test, audits_dir)
     try:
-        return parse_audit_config(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            return parse_audit_config(handle.read())
     except OSError as exc:
         raise MlpcError(f"{path}: cannot read audit.config: {exc.strerror or exc}") from None
 

@@ -6,13 +6,12 @@ IO lives here; the models and the matching logic they carry (``checker.models.ha
 
 from __future__ import annotations
 
-from checker.loaders.rules import data_dir
-
+import os
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from checker.loaders import data_cache
+from checker.loaders.rules import data_dir
 from checker.models.hardware_methods import (  # noqa: F401  (imported from here too)
     ROOFLINE_PRECISIONS, Precision, normalise_hw_name,
 )
@@ -21,8 +20,8 @@ if TYPE_CHECKING:
     from checker.models.hardware_tables import HardwareTable, WorkTable
 
 RULES_DIR = data_dir("rules")
-HARDWARE_FILE = RULES_DIR / "hardware.yaml"
-WORK_FILE = RULES_DIR / "work_per_sample.yaml"
+HARDWARE_FILE = os.path.join(RULES_DIR, "hardware.yaml")
+WORK_FILE = os.path.join(RULES_DIR, "work_per_sample.yaml")
 _MODELS = ("HardwareEntry", "HardwareTable", "FixedWork", "LlmWork", "Assumptions", "Thresholds", "WorkTable")
 
 
@@ -35,20 +34,20 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _read_yaml(path: Path) -> object:
+def _read_yaml(path: str | os.PathLike[str]) -> object:
     return data_cache.read_yaml(path, stream=True)  # (the parse of the open file, cached for the shipped tables)
 
 
-def load_hardware(path: Path | str = HARDWARE_FILE) -> HardwareTable:
+def load_hardware(path: str | os.PathLike[str] = HARDWARE_FILE) -> HardwareTable:
     from checker.models.hardware_tables import HardwareTable
 
-    return HardwareTable.model_validate(_read_yaml(Path(path)))
+    return HardwareTable.model_validate(_read_yaml(path))
 
 
-def load_work(path: Path | str = WORK_FILE) -> WorkTable:
+def load_work(path: str | os.PathLike[str] = WORK_FILE) -> WorkTable:
     from checker.models.hardware_tables import WorkTable
 
-    return WorkTable.model_validate(_read_yaml(Path(path)))
+    return WorkTable.model_validate(_read_yaml(path))
 
 
 @lru_cache(maxsize=1)

@@ -20,12 +20,12 @@ MAX_NAMEPLATE_BYTES = 1024 * 1024
 @lru_cache(maxsize=1)
 def private_id_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(adjectives, nouns) of the official private-ID scheme."""
-    path = data_dir("rules") / "private_ids.yaml"
+    path = os.path.join(data_dir("rules"), "private_ids.yaml")
     try:
         data = data_cache.read_yaml(path)
         return tuple(data["adjectives"]), tuple(data["nouns"])
     except (OSError, yaml_text.YAMLError, KeyError, TypeError) as exc:
-        raise MlpcError(f"{path.name} is invalid: {exc}") from None
+        raise MlpcError(f"{os.path.basename(path)} is invalid: {exc}") from None
 
 
 def read_nameplate(path: str) -> tuple[Nameplate | None, str | None]:

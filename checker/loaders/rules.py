@@ -18,8 +18,8 @@ if TYPE_CHECKING:
 
 @lru_cache(maxsize=16)
 def load_rules(round_name: str) -> RoundRules:
-    path = data_dir("rules") / f"{round_name}.yaml"
-    if not path.is_file():
+    path = os.path.join(data_dir("rules"), f"{round_name}.yaml")
+    if not os.path.isfile(path):
         raise MlpcError(f"unknown round '{round_name}'; known rounds: {', '.join(available_rounds())}")
     # validated once per content of the file and of this code (checker.loaders.data_cache.cached_object)
     return data_cache.cached_object(f"rules.{round_name}", [path], ["checker.models.rules", __name__],
@@ -35,8 +35,8 @@ def _validate(path) -> RoundRules:
         data = data_cache.read_yaml(path)  # (the parse of path.read_text(encoding="utf-8"))
         return RoundRules(**data)
     except (yaml_text.YAMLError, ValidationError, TypeError) as exc:
-        raise MlpcError(f"round file {path.name} is invalid: {exc}") from None
+        raise MlpcError(f"round file {os.path.basename(path)} is invalid: {exc}") from None
 
 
 def rules_path(round_name: str) -> str:
-    return os.fspath(data_dir("rules") / f"{round_name}.yaml")
+    return os.path.join(data_dir("rules"), f"{round_name}.yaml")

@@ -10,6 +10,7 @@ here until the loaders package grows an Appendix B reader).
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,7 +37,7 @@ def load_appendix_b() -> AppendixB:
     from checker.loaders.data_cache import cached_object, read_yaml
     from checker.loaders.data_files import data_dir
 
-    path = data_dir("rules") / "appendix_b.yaml"
+    path = os.path.join(data_dir("rules"), "appendix_b.yaml")
 
     def build() -> AppendixB:
         from checker.models.appendix_b import AppendixB

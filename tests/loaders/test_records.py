@@ -19,7 +19,7 @@ ROUNDS = available_rounds()
 
 
 def _validated(name: str):
-    return rules._validate(rules.data_dir("rules") / f"{name}.yaml"), audit_spec._round_spec(name, None)
+    return rules._validate(os.path.join(rules.data_dir("rules"), f"{name}.yaml")), audit_spec._round_spec(name, None)
 
 
 def _records(value):
@@ -69,7 +69,7 @@ def test_the_appendix_b_record_finds_the_models_rows():
     from checker.loaders.data_cache import read_yaml
     from checker.models.appendix_b import AppendixB
 
-    model = AppendixB(**read_yaml(rules.data_dir("rules") / "appendix_b.yaml"))
+    model = AppendixB(**read_yaml(os.path.join(rules.data_dir("rules"), "appendix_b.yaml")))
     record = mirror(model)
     names = {m for bench in model.benchmarks.values() for m in bench.models} | set(model.benchmarks) | {"nothing"}
     for name in sorted(names):

@@ -4,6 +4,7 @@ published examples), through the functions and the CLI; nothing is written into 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import os
 
 import pytest
@@ -98,7 +99,7 @@ def test_private_ids_equal_the_published_examples(name, expected):
 def test_rules_file_examples_hold():
     from checker.loaders.rules import data_dir
 
-    data = yaml.safe_load((data_dir("rules") / "private_ids.yaml").read_text(encoding="utf-8"))
+    data = yaml.safe_load(Path(data_dir("rules"), "private_ids.yaml").read_text(encoding="utf-8"))
     adjectives, nouns = private_id_words()
     assert all(private_id(n, adjectives, nouns) == i for n, i in data["examples"].items())
 
