@@ -14,9 +14,9 @@ position), a batch being read only when the merge reaches its first key.
 from __future__ import annotations
 
 import heapq
-from collections import Counter
 import os
 import pickle
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -48,7 +48,7 @@ class Packed:
     tally: tuple[tuple[str, int], ...]
 
 
-_TMPFILE = getattr(os, "O_TMPFILE", 0)  # (Linux 3.11 on)
+_TMPFILE = getattr(os, "O_TMPFILE", 0)  # (Linux kernels since 3.11)
 
 
 def anonymous_file():
