@@ -368,7 +368,6 @@ def ptd_log_warning(ctx, rules):
                       hint="accepted by the official checker; reviewers may ask about it")
 
 
-
 def uuid_value(text: str) -> int:
     """The value ``uuid.UUID(text)`` holds (its ``int``: two UUIDs are equal when these are), read as that class
     reads its text, without importing ``uuid`` (which imports ``platform``); ValueError where it raises one."""

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # (the models that inherit these methods; their records have the same fields)
+    from checker.models.hardware_tables import FixedWork, HardwareEntry, LlmWork
 
 Precision = Literal["fp4", "fp8", "int8", "fp16"]
 #: Precisions admissible as the roofline reference (plausibility.md §2.1: best of FP4 where
