@@ -49,7 +49,8 @@ class Check:
 
     @property
     def summary(self) -> str:
-        return self.doc.strip().splitlines()[0] if self.doc.strip() else self.name
+        doc = self.doc.strip()  # (cleaned once: ``doc`` is computed on every read)
+        return doc.splitlines()[0] if doc else self.name
 
     def run(self, ctx, rules) -> Iterable[Finding]:
         return self.func(ctx, rules) or ()
